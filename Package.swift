@@ -1,0 +1,36 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "FeedSim",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "feedsim", targets: ["feedsim"]),
+        .library(name: "FeedReplay", targets: ["FeedReplay"]),
+        .library(name: "FeedStore", targets: ["FeedStore"]),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "FeedSimSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"])]
+        ),
+        .target(name: "FeedModel"),
+        .target(name: "FeedStore", dependencies: ["FeedModel", "FeedSimSQLite"]),
+        .target(name: "FeedLayout"),
+        .target(name: "FeedEngine", dependencies: ["FeedModel", "FeedLayout"]),
+        .target(name: "FeedReplay", dependencies: ["FeedEngine", "FeedStore"]),
+        .target(name: "FeedLoad", dependencies: ["FeedReplay", "FeedStore"]),
+        .executableTarget(
+            name: "feedsim",
+            dependencies: ["FeedModel", "FeedStore", "FeedLayout", "FeedEngine", "FeedReplay", "FeedLoad"]
+        ),
+        .testTarget(name: "FeedModelTests", dependencies: ["FeedModel"]),
+        .testTarget(name: "FeedStoreTests", dependencies: ["FeedStore", "FeedModel"]),
+        .testTarget(name: "FeedLayoutTests", dependencies: ["FeedLayout"]),
+        .testTarget(name: "FeedEngineTests", dependencies: ["FeedEngine", "FeedStore"]),
+        .testTarget(name: "FeedReplayTests", dependencies: ["FeedReplay"]),
+        .testTarget(name: "FeedLoadTests", dependencies: ["FeedLoad"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,1 @@
+// FeedEngine: see ../../README.md (targets table). Filled in by its issue.

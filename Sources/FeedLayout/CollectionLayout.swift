@@ -1,0 +1,64 @@
+/// The `UICollectionViewLayout` model: places every element of a one-section feed and answers
+/// which elements a rect holds. Layouts are reference types with caches, like UIKit's; one
+/// instance belongs to one session (not shared across threads).
+///
+/// Lifecycle: `prepare(sizes:viewport:)` once, then `append` (More), `prepend` (Refresh),
+/// `removeFirst`/`removeLast` (page dropping) and bounds changes, each recomputing only what
+/// follows the first invalid index where the layout allows.
+public protocol CollectionLayout: AnyObject {
+    /// Lays out `sizes.count` items with these intrinsic (or estimated) sizes in a viewport.
+    /// - Throws: ``LayoutError`` naming the parameter when the configuration cannot lay anything out.
+    func prepare(sizes: [Size], viewport: Size) throws
+
+    /// Adds items after the last one (More). Items already placed keep their frames.
+    func append(sizes: [Size])
+    /// Inserts items before the first one (Refresh / prepend); existing items keep their order.
+    func prepend(sizes: [Size])
+    /// Removes the first `n` items (page dropping at the top).
+    func removeFirst(_ n: Int)
+    /// Removes the last `n` items (page dropping at the bottom).
+    func removeLast(_ n: Int)
+
+    /// Number of items laid out.
+    var itemCount: Int { get }
+    /// The viewport size the layout was prepared for.
+    var viewport: Size { get }
+    /// Size of the whole content, points: true content only (no padding to the viewport).
+    var contentSize: Size { get }
+
+    /// All elements (cells and supplementary views) whose frames intersect `rect` (half-open),
+    /// in index order (header first, footer last).
+    func attributesForElements(in rect: Rect) -> [LayoutAttributes]
+    /// The cell attributes of item `index`, `nil` if out of range.
+    func attributesForItem(at index: Int) -> LayoutAttributes?
+    /// The header or footer attributes, `nil` if the layout has none.
+    func attributesForSupplementaryView(ofKind kind: SupplementaryKind) -> LayoutAttributes?
+
+    /// Whether moving the viewport to `newBounds` needs a new layout. An offset-only change
+    /// returns `false` unless the layout's attributes depend on the offset (carousel zoom).
+    func shouldInvalidateLayout(forBoundsChange newBounds: Rect) -> Bool
+    /// Applies a bounds change that `shouldInvalidateLayout` asked for.
+    func invalidateLayout(forBoundsChange newBounds: Rect)
+
+    /// Where a scroll that would stop at `proposed` with `velocity` (points per second) should
+    /// stop instead (snapping, paging). Always within `[0, maxOffset]` on each axis.
+    func targetContentOffset(forProposed proposed: Point, velocity: Point) -> Point
+
+    /// Records the measured size of item `index` (self-sizing) and returns the content-offset
+    /// change, in points along the scroll axis, that keeps the visible items still when the
+    /// item lies above `contentOffset`. Layouts that do not self-size return 0 and ignore it.
+    func setMeasuredSize(_ size: Size, forItemAt index: Int, contentOffset: Point) -> Double
+}
+
+/// A layout configuration that cannot lay anything out.
+public enum LayoutError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// `parameter` (e.g. `"columns"`, `"spacing"`, `"viewport"`) has an invalid value.
+    case invalidParameter(name: String, value: String, reason: String)
+
+    public var description: String {
+        switch self {
+        case .invalidParameter(let name, let value, let reason):
+            return "invalid layout parameter \(name)=\(value): \(reason)"
+        }
+    }
+}

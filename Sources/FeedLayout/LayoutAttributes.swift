@@ -1,0 +1,65 @@
+/// Section and item, as `IndexPath` for collection views. FeedSim feeds have one section.
+public struct IndexPath: Hashable, Sendable, Codable, Comparable {
+    public var section: Int
+    public var item: Int
+    public init(section: Int = 0, item: Int) {
+        self.section = section
+        self.item = item
+    }
+    public static func < (lhs: IndexPath, rhs: IndexPath) -> Bool {
+        (lhs.section, lhs.item) < (rhs.section, rhs.item)
+    }
+}
+
+/// The kind of a supplementary view.
+public enum SupplementaryKind: String, Hashable, Sendable, Codable {
+    case header
+    case footer
+}
+
+/// What an element is, as `UICollectionView.ElementCategory`.
+public enum ElementCategory: Hashable, Sendable, Codable {
+    case cell
+    case supplementary(SupplementaryKind)
+    case decoration(String)
+
+    /// Text form for reports: `cell`, `header`, `footer`, `decoration:<kind>`.
+    public var name: String {
+        switch self {
+        case .cell: return "cell"
+        case .supplementary(let kind): return kind.rawValue
+        case .decoration(let kind): return "decoration:\(kind)"
+        }
+    }
+}
+
+/// Layout attributes of one element, as `UICollectionViewLayoutAttributes`.
+public struct LayoutAttributes: Hashable, Sendable {
+    public var indexPath: IndexPath
+    public var category: ElementCategory
+    /// Frame in content coordinates, points.
+    public var frame: Rect
+    public var transform: Transform
+    /// 0...1.
+    public var alpha: Double
+    public var zIndex: Int
+    public var isHidden: Bool
+
+    public init(
+        indexPath: IndexPath, category: ElementCategory = .cell, frame: Rect,
+        transform: Transform = .identity, alpha: Double = 1, zIndex: Int = 0, isHidden: Bool = false
+    ) {
+        self.indexPath = indexPath
+        self.category = category
+        self.frame = frame
+        self.transform = transform
+        self.alpha = alpha
+        self.zIndex = zIndex
+        self.isHidden = isHidden
+    }
+
+    /// Center of `frame`, points.
+    public var center: Point { frame.center }
+    /// Size of `frame`, points.
+    public var size: Size { frame.size }
+}

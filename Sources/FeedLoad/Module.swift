@@ -1,0 +1,1 @@
+// FeedLoad: see ../../README.md (targets table). Filled in by its issue.

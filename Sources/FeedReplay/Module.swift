@@ -1,0 +1,1 @@
+// FeedReplay: see ../../README.md (targets table). Filled in by its issue.

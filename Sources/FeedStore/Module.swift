@@ -1,0 +1,1 @@
+// FeedStore: see ../../README.md (targets table). Filled in by its issue.

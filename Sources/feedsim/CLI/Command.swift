@@ -1,0 +1,46 @@
+import Foundation
+
+/// One `feedsim` subcommand. The CLI stays thin: parse, call a library, format.
+///
+/// A value, not a protocol of static members: each command file defines
+/// `let seedCommand = Command(...)` and `main.swift` lists them.
+struct Command: Sendable {
+    /// The word(s) after `feedsim` (`seed`, `page`, `trace import`).
+    var name: String
+    /// One line for `feedsim --help`.
+    var summary: String
+    /// Usage line(s) after `feedsim`, e.g. `seed --db PATH --preset NAME --count N [--seed S]`.
+    var usage: String
+    /// Options accepted; their help lines are printed by `--help`.
+    var options: [OptionSpec]
+    /// Runs with parsed arguments and returns the exit code (0 ok; 2 for "ran, found violations").
+    /// Throws ``UsageError`` (exit 64), ``CommandFailure`` or any other error (exit 1).
+    var run: @Sendable (ParsedArguments) throws -> Int32
+
+    /// The full `--help` text.
+    var helpText: String {
+        var text = "\(summary)\n\nUsage: feedsim \(usage)\n"
+        if !options.isEmpty {
+            text += "\nOptions:\n"
+            let width = options.map { Self.optionLabel($0).count }.max() ?? 0
+            for option in options {
+                let label = Self.optionLabel(option)
+                text += "  " + label + String(repeating: " ", count: width - label.count + 2) + option.help + "\n"
+            }
+            text += "  --help" + String(repeating: " ", count: max(2, width - 4)) + "Show this help.\n"
+        }
+        return text
+    }
+
+    private static func optionLabel(_ option: OptionSpec) -> String {
+        option.kind == .flag ? option.name : "\(option.name) \(option.valueName)"
+    }
+}
+
+/// Writes to standard error (diagnostics, progress); standard output carries results only.
+func printError(_ text: String) {
+    FileHandle.standardError.write(Data((text + "\n").utf8))
+}
+
+/// Whether standard error is a terminal (progress bars only then).
+var standardErrorIsTerminal: Bool { isatty(STDERR_FILENO) == 1 }
