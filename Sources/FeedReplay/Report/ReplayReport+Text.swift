@@ -1,0 +1,44 @@
+import Foundation
+
+extension ReplayReport {
+    /// A short human summary (a dozen lines) of the report, for the terminal.
+    public var textSummary: String {
+        func f(_ x: Double, _ digits: Int = 1) -> String { String(format: "%.\(digits)f", x) }
+        func pct(_ x: Double) -> String { String(format: "%.1f%%", x * 100) }
+        var lines: [String] = []
+        lines.append("replay of \(source)")
+        lines.append(
+            "  \(f(durationMs / 1000, 2)) s, \(frames) frames at \(f(refreshRateHz, 0)) Hz, scrolled \(f(distancePt, 0)) pt"
+        )
+        let ttfc = timeToFirstContentMs.map { "\(f($0, 0)) ms" } ?? "never"
+        lines.append("  first content after \(ttfc)")
+        lines.append(
+            "  blank area: mean \(pct(blank.meanFraction)), max \(pct(blank.maxFraction)), in \(blank.framesWithBlank) frames"
+                + " (rows missing \(pct(blank.rowMissingFraction)), no content \(pct(blank.noContentFraction)))"
+        )
+        lines.append(
+            "  hitches: \(hitches.count), \(f(hitches.timeRatioMsPerS)) ms/s over \(f(hitches.scrollingS)) s of scrolling (\(hitches.band))"
+        )
+        lines.append(
+            "  pages: init \(pages.`init`), refresh \(pages.refresh), more \(pages.more), prepend \(pages.prepend);"
+                + " stale dropped \(pages.staleDropped), retries \(pages.retries), failures \(pages.failures)"
+        )
+        lines.append(
+            "  rows: \(rows.fetched) fetched in \(rows.batches) batches, \(rows.distinctShown) shown, over-fetch \(f(rows.overfetchRatio, 2))×"
+        )
+        lines.append("  cells: \(cells.created) created, \(cells.reused) reused, at most \(cells.maxLive) live")
+        lines.append("  anchor drift: max \(f(anchorDriftMaxPt, 2)) pt")
+        lines.append(
+            "  final: offset (\(f(final.contentOffset[0])), \(f(final.contentOffset[1]))), content \(f(final.contentSize[0]))×\(f(final.contentSize[1])) pt, \(final.loadedItems) items loaded"
+        )
+        if violations.isEmpty {
+            lines.append("  violations: none")
+        } else {
+            lines.append("  violations: \(violations.count)")
+            for v in violations.prefix(5) {
+                lines.append("    \(v.kind) at \(f(v.tMs, 0)) ms: \(v.detail)")
+            }
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+}

@@ -1,0 +1,157 @@
+import Foundation
+
+/// What a person would have seen during one replay: the JSON report of `feedsim replay`.
+///
+/// Encoded with sorted, snake_case keys (``ReplayReport/jsonData()``); all times in ms from the
+/// start of the session, lengths in points. Same trace, options and seed ⇒ byte-identical JSON.
+public struct ReplayReport: Codable, Equatable, Sendable {
+    /// Report format version; bump when a key changes meaning.
+    public static let formatVersion = 1
+
+    public var version = ReplayReport.formatVersion
+    /// Where the trace came from (the trace header's `source`).
+    public var source: String
+    /// The options the replay ran with, as text, for the record.
+    public var options: [String: String]
+    /// Virtual time replayed, ms.
+    public var durationMs: Double
+    /// Frames stepped.
+    public var frames: Int
+    /// Refresh rate, Hz.
+    public var refreshRateHz: Double
+    /// Total distance the content offset travelled, points (sum of |Δoffset| along the scroll axis).
+    public var distancePt: Double
+    /// Time until a visible cell first showed a loaded row, ms; `nil` if never.
+    public var timeToFirstContentMs: Double?
+    public var blank: Blank
+    public var hitches: Hitches
+    public var pages: Pages
+    public var rows: Rows
+    public var cells: Cells
+    /// Largest on-screen movement of the anchor item across a refresh, prepend or page drop, points.
+    public var anchorDriftMaxPt: Double
+    public var transitions: [Transition]
+    public var taps: [Tap]
+    public var final: Final
+    public var violations: [Violation]
+
+    /// Blank area: share of the viewport per frame not showing content.
+    public struct Blank: Codable, Equatable, Sendable {
+        /// Mean over frames of the blank share of the viewport (0...1).
+        public var meanFraction: Double
+        /// Largest blank share in one frame.
+        public var maxFraction: Double
+        /// Frames with any blank area.
+        public var framesWithBlank: Int
+        /// Mean share covered by cells whose row is not loaded yet.
+        public var rowMissingFraction: Double
+        /// Mean share covered by no content while more content exists (or while the first page loads).
+        public var noContentFraction: Double
+    }
+
+    /// Frames whose simulated main-thread cost exceeded the frame budget.
+    public struct Hitches: Codable, Equatable, Sendable {
+        public var count: Int
+        /// Total lateness (cost − budget over hitching frames) per second of scrolling, ms/s.
+        public var timeRatioMsPerS: Double
+        /// Apple's band for the ratio: good < 5, warning 5–10, critical > 10 ms/s.
+        public var band: String
+        /// Frame budget, ms (1000 / refresh rate).
+        public var budgetMs: Double
+        /// Seconds in which the content offset moved.
+        public var scrollingS: Double
+    }
+
+    /// Pages applied per kind, and what went wrong.
+    public struct Pages: Codable, Equatable, Sendable {
+        public var `init`: Int
+        public var refresh: Int
+        public var more: Int
+        public var prepend: Int
+        public var staleDropped: Int
+        public var retries: Int
+        public var failures: Int
+        public var sourceFaults: Int
+    }
+
+    /// Row fetching: how many were fetched against how many were ever shown.
+    public struct Rows: Codable, Equatable, Sendable {
+        public var fetched: Int
+        public var distinctShown: Int
+        /// fetched / distinct_shown (0 when nothing was shown).
+        public var overfetchRatio: Double
+        public var batches: Int
+    }
+
+    public struct Cells: Codable, Equatable, Sendable {
+        public var created: Int
+        public var reused: Int
+        public var maxLive: Int
+    }
+
+    /// A change of the feed's phase (Init, Refresh, More, idle, failed, end).
+    public struct Transition: Codable, Equatable, Sendable {
+        public var tMs: Double
+        public var from: String
+        public var to: String
+    }
+
+    /// A tap from the trace and what it hit.
+    public struct Tap: Codable, Equatable, Sendable {
+        public var tMs: Double
+        public var item: Int?
+        public var itemId: Int64?
+    }
+
+    public struct Final: Codable, Equatable, Sendable {
+        public var contentOffset: [Double]
+        public var contentSize: [Double]
+        public var loadedItems: Int
+    }
+
+    /// A broken invariant: duplicate ids, order broken, or a gap against the store's ground truth.
+    public struct Violation: Codable, Equatable, Sendable {
+        public var kind: String
+        public var tMs: Double
+        public var detail: String
+    }
+
+    /// The report as JSON: sorted keys, snake_case, `null` for a missing time to first content.
+    public func jsonData() throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
+        encoder.keyEncodingStrategy = .convertToSnakeCase
+        return try encoder.encode(self)
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case version, source, options, durationMs, frames, refreshRateHz, distancePt, timeToFirstContentMs
+        case blank, hitches, pages, rows, cells, anchorDriftMaxPt, transitions, taps, final, violations
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(version, forKey: .version)
+        try c.encode(source, forKey: .source)
+        try c.encode(options, forKey: .options)
+        try c.encode(durationMs, forKey: .durationMs)
+        try c.encode(frames, forKey: .frames)
+        try c.encode(refreshRateHz, forKey: .refreshRateHz)
+        try c.encode(distancePt, forKey: .distancePt)
+        if let ttfc = timeToFirstContentMs {
+            try c.encode(ttfc, forKey: .timeToFirstContentMs)
+        } else {
+            try c.encodeNil(forKey: .timeToFirstContentMs)
+        }
+        try c.encode(blank, forKey: .blank)
+        try c.encode(hitches, forKey: .hitches)
+        try c.encode(pages, forKey: .pages)
+        try c.encode(rows, forKey: .rows)
+        try c.encode(cells, forKey: .cells)
+        try c.encode(anchorDriftMaxPt, forKey: .anchorDriftMaxPt)
+        try c.encode(transitions, forKey: .transitions)
+        try c.encode(taps, forKey: .taps)
+        try c.encode(final, forKey: .final)
+        try c.encode(violations, forKey: .violations)
+    }
+}
