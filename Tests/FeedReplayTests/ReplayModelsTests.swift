@@ -1,0 +1,127 @@
+import FeedModel
+import Testing
+
+@testable import FeedReplay
+
+@Suite struct LatencyModelTests {
+    @Test func percentileTableInterpolatesLinearlyBetweenRows() {
+        let table: [LatencyModel.Percentile] = [.init(50, 80), .init(90, 250), .init(99, 900)]
+        // p = 70 lies halfway between 50 and 90: 80 + 0.5 · (250 − 80) = 165.
+        #expect(LatencyModel.interpolate(table, at: 70) == 165)
+        // p = 95: (95 − 90) / (99 − 90) = 5/9 of the way from 250 to 900: 250 + 650·5/9 = 611.11…
+        #expect(abs(LatencyModel.interpolate(table, at: 95) - (250 + 650.0 * 5 / 9)) < 1e-9)
+        // Flat outside the table.
+        #expect(LatencyModel.interpolate(table, at: 10) == 80)
+        #expect(LatencyModel.interpolate(table, at: 99.9) == 900)
+    }
+
+    @Test func uniformDrawsStayInsideBoundsAndAverageToTheMidpoint() {
+        var rng = SplitMix64(seed: 7)
+        let model = LatencyModel.uniform(min: 100, max: 300)
+        var sum = 0.0
+        for _ in 0..<20_000 {
+            let x = model.sample(&rng)
+            #expect(x >= 100 && x <= 300)
+            sum += x
+        }
+        // Mean of U(100, 300) is 200; standard error ≈ 57.7 / sqrt(20000) ≈ 0.41.
+        #expect(abs(sum / 20_000 - 200) < 3)
+    }
+
+    @Test func logNormalMedianIsTheGivenMedian() {
+        var rng = SplitMix64(seed: 11)
+        let model = LatencyModel.logNormal(median: 120, sigma: 0.6)
+        var draws = (0..<20_001).map { _ in model.sample(&rng) }
+        draws.sort()
+        // The median of median·e^(σZ) is median·e^0 = 120; sample median within a few percent.
+        #expect(abs(draws[10_000] - 120) < 5)
+    }
+
+    @Test(arguments: [
+        ("fixed:200", LatencyModel.fixed(ms: 200)),
+        ("uniform:50,300", LatencyModel.uniform(min: 50, max: 300)),
+        ("lognormal:120,0.6", LatencyModel.logNormal(median: 120, sigma: 0.6)),
+        ("table:50=80,90=250", LatencyModel.percentiles([.init(50, 80), .init(90, 250)])),
+    ])
+    func parsesEachModelAndPrintsItBack(text: String, expected: LatencyModel) throws {
+        let model = try LatencyModel.parse(text)
+        #expect(model == expected)
+        #expect(model.description == text)
+    }
+
+    @Test(arguments: ["fixed", "fixed:-1", "uniform:300,50", "gamma:1", "table:90=250,50=80", "table:x"])
+    func rejectsMalformedLatency(text: String) {
+        #expect(throws: ModelParseError.self) { try LatencyModel.parse(text) }
+    }
+}
+
+@Suite struct FaultModelTests {
+    @Test func callsInsideAnOutageFailAndOthersSucceedWithZeroRates() throws {
+        let model = try FaultModel.parse("outage=1000-2000")
+        var rng = SplitMix64(seed: 1)
+        #expect(model.outcome(issuedAt: 999.9, &rng) == .success)
+        #expect(model.outcome(issuedAt: 1000, &rng) == .error)
+        #expect(model.outcome(issuedAt: 1999.9, &rng) == .error)
+        #expect(model.outcome(issuedAt: 2000, &rng) == .success)
+    }
+
+    @Test func errorRateIsHonouredOverManyCalls() throws {
+        let model = try FaultModel.parse("error=0.25")
+        var rng = SplitMix64(seed: 3)
+        let errors = (0..<40_000).filter { _ in model.outcome(issuedAt: 0, &rng) == .error }.count
+        // Binomial(40000, 0.25): mean 10000, sd ≈ 86.6.
+        #expect(abs(errors - 10_000) < 500)
+    }
+
+    @Test(arguments: ["error=2", "outage=5-1", "nonsense", "timeout-ms=0", "color=red"])
+    func rejectsMalformedFaults(text: String) {
+        #expect(throws: ModelParseError.self) { try FaultModel.parse(text) }
+    }
+}
+
+@Suite struct CostModelTests {
+    @Test func frameCostAddsEachPart() throws {
+        let model = try CostModel.parse("base=1,layout=2,create=5,reuse=1,bind=0.5")
+        // 1 + 2 + 2·5 + 3·1 + 4·0.5 = 18.
+        #expect(model.frameCost(layoutChanged: true, created: 2, reused: 3, bound: 4) == 18)
+        // Without layout: 1 + 0 + 0 + 0 + 0 = 1.
+        #expect(model.frameCost(layoutChanged: false, created: 0, reused: 0, bound: 0) == 1)
+    }
+
+    @Test(arguments: [(0.0, HitchBand.good), (4.99, .good), (5.0, .warning), (10.0, .warning), (10.01, .critical)])
+    func hitchBandsFollowApplesThresholds(ratio: Double, band: HitchBand) {
+        #expect(HitchBand(ratioMsPerS: ratio) == band)
+    }
+}
+
+@Suite struct EventQueueTests {
+    @Test func entriesComeOutByTimeAndEqualTimesInScheduleOrder() {
+        var queue = EventQueue<String>()
+        queue.push("c", at: 30)
+        queue.push("a1", at: 10)
+        queue.push("b", at: 20)
+        queue.push("a2", at: 10)
+        queue.push("a3", at: 10)
+        #expect(queue.popDue(at: 5) == nil)
+        var out: [String] = []
+        while let entry = queue.popDue(at: 25) { out.append(entry.element) }
+        #expect(out == ["a1", "a2", "a3", "b"])
+        #expect(queue.count == 1)
+    }
+
+    @Test func matchesASortedOracleOnRandomPushes() {
+        var rng = SplitMix64(seed: 99)
+        var queue = EventQueue<Int>()
+        var oracle: [(Double, Int)] = []
+        for i in 0..<500 {
+            let t = Double(rng.next() % 50)
+            queue.push(i, at: t)
+            oracle.append((t, i))
+        }
+        // Stable sort by time keeps schedule order for ties.
+        let expected = oracle.enumerated().sorted { ($0.element.0, $0.offset) < ($1.element.0, $1.offset) }.map(\.element.1)
+        var got: [Int] = []
+        while let entry = queue.popDue(at: .infinity) { got.append(entry.element) }
+        #expect(got == expected)
+    }
+}
