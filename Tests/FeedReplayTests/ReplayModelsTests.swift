@@ -125,3 +125,45 @@ import Testing
         #expect(got == expected)
     }
 }
+
+@Suite struct FrameMetricsTests {
+    private func sample(t: Double, offset: Double, cost: Double, rowMissing: Double = 0, noContent: Double = 0) -> FrameSample {
+        FrameSample(
+            t: t, offset: offset, contentOffset: (0, offset), visibleRange: 0...3, loadedItems: 10,
+            rowMissingFraction: rowMissing, noContentFraction: noContent, loadsInFlight: 0, cost: cost)
+    }
+
+    @Test func hitchesCountOnlyLateFramesWhileScrolling() {
+        var m = FrameMetrics(refreshRate: 60, keepTimeline: false)
+        m.record(sample(t: 0, offset: 0, cost: 40))  // first frame: no movement, not a hitch
+        m.record(sample(t: 16.67, offset: 10, cost: 20))  // moved 10, late by 20 − 16.67 = 3.33
+        m.record(sample(t: 33.33, offset: 30, cost: 10))  // moved 20, on time
+        m.record(sample(t: 50, offset: 30, cost: 30))  // still: not a hitch
+        #expect(m.hitchCount == 1)
+        #expect(abs(m.hitchTime - (20 - 1000.0 / 60)) < 1e-9)
+        // Two moving frames of 1000/60 ms each: 33.33 ms of scrolling.
+        #expect(abs(m.scrollingTime - 2000.0 / 60) < 1e-9)
+        // Ratio = 3.333 ms / 0.03333 s = 100 ms/s.
+        #expect(abs(m.hitchTimeRatio - 100) < 1e-6)
+        #expect(m.distance == 30)
+    }
+
+    @Test func blankAreaAveragesOverFramesAndCapsAtTheWholeViewport() {
+        var m = FrameMetrics(refreshRate: 120, keepTimeline: true)
+        m.record(sample(t: 0, offset: 0, cost: 1, noContent: 1))
+        m.record(sample(t: 8.33, offset: 0, cost: 1, rowMissing: 0.5))
+        m.record(sample(t: 16.67, offset: 0, cost: 1))
+        m.record(sample(t: 25, offset: 0, cost: 1, rowMissing: 0.25, noContent: 0.25))
+        let blank = m.blank
+        // (1 + 0.5 + 0 + 0.5) / 4 = 0.5
+        #expect(blank.meanFraction == 0.5)
+        #expect(blank.maxFraction == 1)
+        #expect(blank.framesWithBlank == 3)
+        // (0.5 + 0.25) / 4 and (1 + 0.25) / 4
+        #expect(blank.rowMissingFraction == 0.1875)
+        #expect(blank.noContentFraction == 0.3125)
+        let lines = m.timelineCSV!.split(separator: "\n")
+        #expect(lines.count == 5)
+        #expect(lines[2] == "8.330,0.000,0.000,0,3,10,0.5000,0,1.000")
+    }
+}
