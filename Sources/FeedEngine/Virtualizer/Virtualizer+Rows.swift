@@ -18,6 +18,22 @@ extension Virtualizer {
     ) -> RowChange {
         var change = RowChange()
 
+        // Entered the range, first: pinning before anything is unpinned keeps a returning row from
+        // being evicted by the rows that leave in the same frame, and rejoining a fetch before
+        // anything is released keeps a fetch that one returning item still needs from being
+        // cancelled and asked again.
+        var toRequest: [(id: Int64, distance: Double, index: Int)] = []
+        for entry in preloadEntries where !preloadItemIDs.contains(entry.item.id) {
+            let id = entry.item.id
+            if rowCache.contains(id) {
+                rowCache.pin(id)
+            } else if let fetchID = fetchOfItem[id] {
+                fetches[fetchID]!.needed.insert(id)  // still in flight: keep it, do not ask again
+            } else {
+                toRequest.append((id, entry.distance, entry.index))
+            }
+        }
+
         // Left the range. Sorted so evictions and cancellations are deterministic.
         var leftIDs: [Int64] = []
         for id in preloadItemIDs where !newPreloadIDs.contains(id) { leftIDs.append(id) }
@@ -37,18 +53,7 @@ extension Virtualizer {
         }
         counters.rowFetchesCancelled += change.cancelled.count
 
-        // Entered the range: most urgent first (visible, then nearest), ties by index.
-        var toRequest: [(id: Int64, distance: Double, index: Int)] = []
-        for entry in preloadEntries where !preloadItemIDs.contains(entry.item.id) {
-            let id = entry.item.id
-            if rowCache.contains(id) {
-                rowCache.pin(id)
-            } else if let fetchID = fetchOfItem[id] {
-                fetches[fetchID]!.needed.insert(id)  // still in flight: keep it, do not ask again
-            } else {
-                toRequest.append((id, entry.distance, entry.index))
-            }
-        }
+        // New fetches: most urgent first (visible, then nearest), ties by index.
         toRequest.sort { ($0.distance, $0.index) < ($1.distance, $1.index) }
         var start = 0
         while start < toRequest.count {
