@@ -82,12 +82,16 @@ extension Virtualizer {
 }
 
 extension Virtualizer {
-    /// The smallest rect containing both rects.
+    /// A rect containing both rects, padded by a few units in the last place so that rounding in
+    /// `origin + size` can never leave out an element that touches either rect's far edge (the
+    /// caller filters the query's result by each rect exactly).
     static func boundingRect(_ a: Rect, _ b: Rect) -> Rect {
         let x0 = min(a.minX, b.minX)
         let y0 = min(a.minY, b.minY)
         let x1 = max(a.maxX, b.maxX)
         let y1 = max(a.maxY, b.maxY)
-        return Rect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
+        let magnitude = max(abs(x0), abs(x1), abs(y0), abs(y1), 1)
+        let pad = magnitude.ulp * 4
+        return Rect(x: x0 - pad, y: y0 - pad, width: x1 - x0 + 2 * pad, height: y1 - y0 + 2 * pad)
     }
 }
