@@ -85,7 +85,8 @@ final class VirtualizerTestLayout: CollectionLayout {
                 result.append(
                     LayoutAttributes(
                         indexPath: IndexPath(item: index),
-                        frame: Rect(x: Double(index - rowStart) * width, y: y, width: width, height: sizes[index].height)))
+                        frame: Rect(
+                            x: Double(index - rowStart) * width, y: y, width: width, height: sizes[index].height)))
             }
             y += rowHeight
             rowStart = rowEnd

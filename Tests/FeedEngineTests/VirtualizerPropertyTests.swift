@@ -35,8 +35,9 @@ private struct VirtualizerOracle {
             above = viewport.minY - top
             below = bottom - viewport.maxY
         }
-        return Rect(x: viewport.minX, y: viewport.minY - above, width: viewport.width,
-                    height: viewport.height + above + below)
+        return Rect(
+            x: viewport.minX, y: viewport.minY - above, width: viewport.width,
+            height: viewport.height + above + below)
     }
 
     func indices(intersecting rect: Rect) -> [Int] {
@@ -45,13 +46,14 @@ private struct VirtualizerOracle {
 }
 
 @Suite struct VirtualizerPropertyTests {
-    static let configurations: [RangeConfiguration] = RangeConfiguration.presetNames.map {
-        RangeConfiguration.preset(named: $0)!
-    } + [
-        RangeConfiguration(prefetch: .viewportOnly, preload: .items(leading: 4, trailing: 0)),
-        RangeConfiguration(prefetch: .screenfuls(leading: 2, trailing: 0), preload: .viewportOnly),
-        RangeConfiguration(prefetch: .items(leading: 3, trailing: 3), preload: .points(leading: 0, trailing: 900)),
-    ]
+    static let configurations: [RangeConfiguration] =
+        RangeConfiguration.presetNames.map {
+            RangeConfiguration.preset(named: $0)!
+        } + [
+            RangeConfiguration(prefetch: .viewportOnly, preload: .items(leading: 4, trailing: 0)),
+            RangeConfiguration(prefetch: .screenfuls(leading: 2, trailing: 0), preload: .viewportOnly),
+            RangeConfiguration(prefetch: .items(leading: 3, trailing: 3), preload: .points(leading: 0, trailing: 900)),
+        ]
 
     @Test(arguments: 0..<configurations.count, [1, 3])
     func liveCellsAndRowRequestsMatchTheBruteForceRanges(configurationIndex: Int, columns: Int) throws {
@@ -149,8 +151,10 @@ private struct VirtualizerOracle {
             }
             #expect(Set(v.liveCells.map(\.id)).count == v.liveCellCount)
             #expect(v.pooledCellCounts.values.allSatisfy { $0 <= poolLimit }, "\(context)")
-            #expect(livePooledBefore.0 - update.cellsRecycled + update.cellsReused + update.cellsCreated == v.liveCellCount)
-            #expect(livePooledBefore.1 + update.cellsRecycled - update.cellsReused - update.cellsDiscarded
+            #expect(
+                livePooledBefore.0 - update.cellsRecycled + update.cellsReused + update.cellsCreated == v.liveCellCount)
+            #expect(
+                livePooledBefore.1 + update.cellsRecycled - update.cellsReused - update.cellsDiscarded
                     == v.pooledCellCount)
             #expect(v.counters.cellsCreated == v.liveCellCount + v.pooledCellCount + v.counters.cellsDiscarded)
 
@@ -188,8 +192,11 @@ private struct VirtualizerOracle {
                 #expect(v.rowsArrived(fetchID: fetchID, batch: RowBatch(rows: rows, missing: gone)).accepted)
             }
             if let late = cancelled.popLast(), rng.next() % 2 == 0 {
-                let arrival = v.rowsArrived(fetchID: late, batch: RowBatch(rows: issued[late]!.map(virtualizerTestRow),
-                                                                           missing: []))
+                let arrival = v.rowsArrived(
+                    fetchID: late,
+                    batch: RowBatch(
+                        rows: issued[late]!.map(virtualizerTestRow),
+                        missing: []))
                 #expect(!arrival.accepted)
             }
             // Every live cell whose row is cached shows it; a cell shows only a delivered row (it

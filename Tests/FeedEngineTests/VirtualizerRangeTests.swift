@@ -33,8 +33,10 @@ import Testing
     @Test func pointExtentsGrowOnlyAlongTheHorizontalAxisForACarousel() throws {
         let layout = VirtualizerTestLayout(elements: [], viewport: Size(width: 400, height: 300))
         let v = try Virtualizer(
-            layout: layout, configuration: RangeConfiguration(prefetch: .points(leading: 100, trailing: 30),
-                                                              preload: .viewportOnly), axis: .horizontal)
+            layout: layout,
+            configuration: RangeConfiguration(
+                prefetch: .points(leading: 100, trailing: 30),
+                preload: .viewportOnly), axis: .horizontal)
         let update = v.update(
             contentOffset: Point(x: 500, y: 0), viewport: Size(width: 400, height: 300), items: [],
             scrollVelocity: Point(x: 10, y: -999))
@@ -55,8 +57,9 @@ import Testing
     }
 
     @Test func itemExtentsStopAtTheEndsOfTheFeed() throws {
-        let v = try virtualizer(RangeConfiguration(prefetch: .items(leading: 5, trailing: 5), preload: .viewportOnly),
-                                count: 4)
+        let v = try virtualizer(
+            RangeConfiguration(prefetch: .items(leading: 5, trailing: 5), preload: .viewportOnly),
+            count: 4)
         let update = v.update(
             contentOffset: .zero, viewport: Size(width: 320, height: 150), items: virtualizerTestItems(count: 4))
         // Items 0 and 1 visible; 5 ahead only reaches item 3 (ends at 400); none before item 0.
@@ -98,8 +101,10 @@ import Testing
 
     @Test(arguments: [
         (RangeConfiguration(prefetch: .points(leading: -1, trailing: 0), preload: .viewportOnly), 5, 50, "prefetch"),
-        (RangeConfiguration(prefetch: .viewportOnly, preload: .screenfuls(leading: .nan, trailing: 0)), 5, 50,
-         "preload"),
+        (
+            RangeConfiguration(prefetch: .viewportOnly, preload: .screenfuls(leading: .nan, trailing: 0)), 5, 50,
+            "preload"
+        ),
         (RangeConfiguration(prefetch: .viewportOnly, preload: .items(leading: 0, trailing: -2)), 5, 50, "preload"),
         (RangeConfiguration.uikit, -1, 50, "reusePoolLimit"),
         (RangeConfiguration.uikit, 5, 0, "rowBatchLimit"),

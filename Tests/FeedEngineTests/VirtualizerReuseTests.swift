@@ -86,7 +86,9 @@ import Testing
         let cellIDs = v.liveCells.map(\.id)
 
         // Refresh prepends 5 newer items of 100 pt; scroll anchoring moves the offset by 500.
-        let newer = (1...5).map { Item(id: Int64(2000 + $0), publishedAt: 20_000, kind: "post", width: 320, height: 100) }
+        let newer = (1...5).map {
+            Item(id: Int64(2000 + $0), publishedAt: 20_000, kind: "post", width: 320, height: 100)
+        }
         items = newer + items
         layout.prepend(sizes: newer.map { _ in Size(width: 320, height: 100) })
         let update = v.update(contentOffset: Point(x: 0, y: 500), viewport: viewport, items: items)

@@ -27,7 +27,10 @@ import Testing
         let update = v.update(contentOffset: .zero, viewport: viewport, items: items)
         // Preload 0..<500: items 0–4, nearest first (0–3 all touch the viewport: distance 0; item 4
         // is 100 pt below), in batches of 3.
-        #expect(update.rowFetches == [RowFetch(id: 0, itemIDs: [1000, 1001, 1002]), RowFetch(id: 1, itemIDs: [1003, 1004])])
+        #expect(
+            update.rowFetches == [
+                RowFetch(id: 0, itemIDs: [1000, 1001, 1002]), RowFetch(id: 1, itemIDs: [1003, 1004]),
+            ])
         #expect(update.cancelledFetchIDs.isEmpty)
         #expect(v.itemsBeingFetched == [1000, 1001, 1002, 1003, 1004])
     }

@@ -61,11 +61,13 @@ extension Virtualizer {
         }
         switch axis {
         case .vertical:
-            return Rect(x: viewport.minX, y: viewport.minY - before, width: viewport.width,
-                        height: viewport.height + before + after)
+            return Rect(
+                x: viewport.minX, y: viewport.minY - before, width: viewport.width,
+                height: viewport.height + before + after)
         case .horizontal:
-            return Rect(x: viewport.minX - before, y: viewport.minY, width: viewport.width + before + after,
-                        height: viewport.height)
+            return Rect(
+                x: viewport.minX - before, y: viewport.minY, width: viewport.width + before + after,
+                height: viewport.height)
         }
     }
 
