@@ -42,6 +42,19 @@ extension FeedController {
         /// 1 for the first attempt, 2 for the first retry, ...
         public var attempt: Int
 
+        public init(
+            id: Int, direction: LoadDirection, kind: LoadKind, query: PageQuery, limit: Int, generation: Int,
+            attempt: Int
+        ) {
+            self.id = id
+            self.direction = direction
+            self.kind = kind
+            self.query = query
+            self.limit = limit
+            self.generation = generation
+            self.attempt = attempt
+        }
+
         /// Runs the query on `source`.
         /// - Throws: whatever the source throws.
         public func run(on source: some PageSource) throws -> Page {
