@@ -80,7 +80,7 @@ public enum ScrollAnchoring {
         }
         let atTop: Bool
         if case .prepend = change {
-            atTop = offset <= 0 || intersectsViewport(layout.attributesForItem(at: 0), offset, viewport, contentOffset)
+            atTop = offset <= 0 || intersectsViewport(layout.attributesForItem(at: 0), contentOffset, viewport)
         } else {
             atTop = false
         }
@@ -136,9 +136,9 @@ public enum ScrollAnchoring {
         inner.minX >= outer.minX && inner.maxX <= outer.maxX && inner.minY >= outer.minY && inner.maxY <= outer.maxY
     }
 
-    private static func intersectsViewport(
-        _ attributes: LayoutAttributes?, _ offset: Double, _ viewport: Size, _ contentOffset: Point
-    ) -> Bool {
+    private static func intersectsViewport(_ attributes: LayoutAttributes?, _ contentOffset: Point, _ viewport: Size)
+        -> Bool
+    {
         guard let attributes else { return false }
         return attributes.frame.intersects(Rect(origin: contentOffset, size: viewport))
     }

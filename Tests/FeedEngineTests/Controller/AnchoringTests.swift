@@ -87,3 +87,18 @@ import Testing
         #expect(outcome.adjustment == 0)
     }
 }
+
+@Suite struct AnchoringViewportTests {
+    @Test func viewportFromALayoutListsTheVisibleIndices() throws {
+        let layout = try AnchoringTests.layout(20)
+        // Offset 250 in an 800 pt viewport covers 250..<1050: items 2 (200..<300) through 10 (1000..<1100).
+        let viewport = FeedController.Viewport(layout: layout, contentOffset: Point(x: 0, y: 250))
+        #expect(
+            viewport
+                == .init(
+                    contentOffset: 250, viewportLength: 800, contentLength: 2000, firstVisibleIndex: 2,
+                    lastVisibleIndex: 10))
+        // 2000 − (250 + 800) = 950 pt to the end.
+        #expect(viewport.distanceToEnd == 950)
+    }
+}
