@@ -79,3 +79,33 @@ import Testing
         #expect((800.0..<1200).contains(try retryTime(seed: 42)))
     }
 }
+
+@Suite struct FeedControllerUserTriggerTests {
+    @Test func pullRevivesABottomThatGaveUp() throws {
+        let feed = ControllerTestFeed(items: controllerTestItems(20, through: 1))
+        var controller = try FeedControllerTransitionTests.loaded(feed) { $0.retry.maxAttempts = 1 }
+        let bottom = FeedControllerTransitionTests.viewport(0, 5, count: 6)
+        let more = try #require(onlyFetch(controller.viewportChanged(bottom, now: 20)))
+        _ = controller.pageFailed(more, error: "offline", now: 30)
+        #expect(controller.phase == .failed)
+        // The pull starts Refresh (id 3, generation 1) and frees the bottom, whose More (id 4) fires at once.
+        let refresh = FeedController.FetchRequest.expected(3, .top, .refresh, .newest, limit: 2, generation: 1)
+        let again = FeedController.FetchRequest.expected(
+            4, .bottom, .more, .after(controllerTestItem(15).cursor), limit: 2, generation: 1)
+        #expect(
+            controller.pullReleased(distance: 70, now: 40)
+                == [.fetch(refresh), .fetch(again), .phaseChanged(from: .failed, to: .refresh)])
+        #expect(controller.inFlightCount == 2)
+    }
+
+    @Test func prefetchDistanceInScreenfulsScalesWithTheViewport() throws {
+        let feed = ControllerTestFeed(items: controllerTestItems(20, through: 1))
+        var controller = try FeedControllerTransitionTests.loaded(feed) { $0.prefetchDistance = .screenfuls(0.5) }
+        func at(_ offset: Double) -> FeedController.Viewport {
+            .init(contentOffset: offset, viewportLength: 200, contentLength: 600, firstVisibleIndex: 1, lastVisibleIndex: 3)
+        }
+        // Half a 200 pt screen = 100 pt. 600 − (299 + 200) = 101 > 100; 600 − (300 + 200) = 100 ≤ 100.
+        #expect(controller.viewportChanged(at(299), now: 20) == [])
+        #expect(onlyFetch(controller.viewportChanged(at(300), now: 21))?.kind == .more)
+    }
+}
