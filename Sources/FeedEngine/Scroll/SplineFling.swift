@@ -104,7 +104,8 @@ public struct SplineFling: Sendable, Hashable {
 
     /// Distance fraction at time fractions `i/100`, i = 0...100: the Bézier
     /// `B(x) = 3x(1−x)((1−x)·P1 + x·P2) + x³` gives time, `3x(1−x)((1−x)·START_TENSION + x) + x³`
-    /// gives distance; for each time fraction `x` is found by bisection to 1e-5, as AOSP does.
+    /// gives distance; for each time fraction `x` is found by bisection to 1e-5, as AOSP does
+    /// (except that index 0 is exactly 0).
     public static let positionTable: [Double] = {
         let p1 = startTension * inflexion
         let p2 = 1 - endTension * (1 - inflexion)
@@ -125,6 +126,9 @@ public struct SplineFling: Sendable, Hashable {
             }
             table.append(coef * ((1 - x) * startTension + x) + x * x * x)
         }
+        // AOSP's bisection stops within 1e-5 of alpha = 0, leaving ≈ 2e-5 at index 0; pinned to 0
+        // so a fling starts exactly where the finger left.
+        table[0] = 0
         table.append(1)
         return table
     }()
