@@ -84,6 +84,16 @@ private final class PagingLayoutDouble: CollectionLayout {
         #expect(model.offset == 1600)
     }
 
+    @Test func aTapDoesNotAskTheLayoutForATarget() {
+        var model = ScrollFixture.feed(offset: 1700)
+        let layout = PagingLayoutDouble(page: 800, viewport: model.viewport, contentSize: model.contentSize)
+        model.touchDown(at: Point(x: 200, y: 500), t: 0)
+        model.touchUp(t: 80, layout: layout)
+        #expect(layout.asked.isEmpty)
+        #expect(model.offset == 1700)
+        #expect(!model.isDecelerating)
+    }
+
     @Test func aClosureCanChooseTheTargetToo() {
         var model = ScrollFixture.feed()
         ScrollFixture.drag(&model, fingerVelocity: -3000)

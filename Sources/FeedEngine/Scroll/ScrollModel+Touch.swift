@@ -70,6 +70,7 @@ extension ScrollModel {
     }
 
     /// The finger lifts at `t` ms. Starts what follows:
+    /// - a tap (the finger never passed the touch slop): nothing, the content stays;
     /// - past an edge and not flung back inward: a bounce back to the edge;
     /// - otherwise a fling with the tracker's velocity (`minimumFlingVelocity`…`maximumFlingVelocity`)
     ///   decelerating by ``Configuration/deceleration``. When `targetOffset` is given, it is asked
@@ -101,6 +102,10 @@ extension ScrollModel {
             let edge = axis.replacing(contentOffset, with: leading ? minOffset : maxOffset)
             return Release(velocity: velocity == 0 ? .zero : axis.point(velocity), pullDistance: pull,
                            projectedOffset: edge, targetOffset: edge)
+        }
+        // A tap (no drag) stops the scroll view where it is; only a drag asks for a target.
+        guard drag.isDragging else {
+            return Release(velocity: .zero, pullDistance: pull, projectedOffset: contentOffset, targetOffset: contentOffset)
         }
         if abs(velocity) < configuration.minimumFlingVelocity { velocity = 0 }
         return startFling(velocity: velocity, pullDistance: pull, targetOffset: targetOffset)
