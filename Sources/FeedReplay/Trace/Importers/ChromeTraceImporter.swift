@@ -117,7 +117,7 @@ public struct ChromeTraceImporter: Sendable {
         guard let args = event["args"] as? [String: Any] else {
             throw .malformedEvent(file: file, index: index, field: "args", reason: "missing")
         }
-        guard let value = (args[key] as? NSNumber)?.doubleValue, value.isFinite, !(args[key] is Bool) else {
+        guard let value = (args[key] as? NSNumber)?.doubleValue, value.isFinite else {
             throw .malformedEvent(file: file, index: index, field: "args.\(key)", reason: "missing or not a finite number")
         }
         return value
