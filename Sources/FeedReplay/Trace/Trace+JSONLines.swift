@@ -181,7 +181,7 @@ struct TraceLineFields {
             throw fail("version", "unsupported version \(version) (this build reads \(TraceHeader.currentVersion))")
         }
         let viewport = Size(width: try number("width", in: "viewport"), height: try number("height", in: "viewport"))
-        if case .object(let inner)? = members["viewport"], let extra = inner.keys.sorted().first {
+        if case .object(let inner)? = members["viewport"], let extra = inner.keys.sorted().first(where: { $0 != "width" && $0 != "height" }) {
             throw fail("viewport.\(extra)", "unknown field")
         }
         members.removeValue(forKey: "viewport")
