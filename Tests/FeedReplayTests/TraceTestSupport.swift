@@ -9,10 +9,12 @@ enum TraceTestData {
     static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
 
-    /// `$FEEDSIM_SHARED_DATA`, else `<root>/../shared/data/real`, when it exists.
+    /// `$FEEDSIM_SHARED_DATA`, else `<root>/../shared/data/real` or `<root>/../../shared/data/real`, when it exists.
     static let realDirectory: URL? = {
         let candidates = [ProcessInfo.processInfo.environment["FEEDSIM_SHARED_DATA"].map { URL(fileURLWithPath: $0) },
-                          packageRoot.appendingPathComponent("../shared/data/real").standardizedFileURL]
+                          packageRoot.appendingPathComponent("../shared/data/real").standardizedFileURL,
+                          // a git worktree one level deeper (`<repo>/wt/<name>`) shares the same data
+                          packageRoot.appendingPathComponent("../../shared/data/real").standardizedFileURL]
         return candidates.compactMap { $0 }.first { FileManager.default.fileExists(atPath: $0.appendingPathComponent("SOURCES.md").path) }
     }()
 
