@@ -2,6 +2,8 @@ import Foundation
 
 /// Every subcommand; `feedsim --help` lists them in this order.
 let commands: [Command] = [
+    traceImportCommand,
+    traceSynthCommand,
 ]
 
 /// The one place that decides what reaches stderr and the exit code:
