@@ -1,0 +1,20 @@
+import FeedEngine
+import FeedModel
+
+/// The seam between a replay and the data it reads: run a page query, fetch rows, write new items.
+///
+/// The replay calls these synchronously at the virtual time a request is issued (the backend's
+/// answer is a snapshot of that moment) and delivers the answer later, after the latency model's
+/// delay. ``StoreBackend`` runs them on a SQLite ``FeedStore/ItemStore``; the load tester wraps
+/// one to time each call on the wall clock; tests use an in-memory double.
+public protocol ReplayBackend: AnyObject {
+    /// Runs a page query of the controller (`newest`, `after(cursor)` or `before(cursor)`).
+    func page(_ request: FeedController.FetchRequest) throws -> Page
+    /// Full rows for `ids`, in order, with missing ids reported.
+    func rows(ids: [Int64]) throws -> RowBatch
+    /// Writes `count` new items at the feed's head, published at virtual time `t` ms.
+    func insertAtHead(count: Int, at t: Double) throws
+    /// Ground truth for the gap check: up to `limit` items that follow `cursor` in feed order
+    /// (older), straight from the store, bypassing latency and faults.
+    func groundTruth(after cursor: Cursor, limit: Int) throws -> [Item]
+}

@@ -1,0 +1,49 @@
+import FeedEngine
+import FeedLayout
+
+/// Everything a replay can be tuned with, besides the trace, the layout and the backend.
+public struct ReplayOptions: Sendable {
+    /// The feed controller's page size, prefetch distance, retry policy, page dropping.
+    public var controller: FeedController.Configuration
+    /// The virtualizer's prefetch (cells) and preload (rows) ranges.
+    public var ranges: RangeConfiguration
+    /// Drag, fling and bounce physics (UIKit or Android).
+    public var scroll: ScrollModel.Configuration
+    /// Delay of every page and row call, ms.
+    public var latency: LatencyModel
+    /// Which page calls fail. Row fetches are not faulted (a failed row fetch would only be retried).
+    public var faults: FaultModel
+    /// Simulated main-thread cost per frame, for hitches.
+    public var costs: CostModel
+    /// Seed of every random draw of the session (latency, faults).
+    public var seed: UInt64
+    /// Most pooled cells per reuse identifier.
+    public var reusePoolLimit: Int
+    /// How long to keep stepping after the trace's last event while the scroll view still moves or
+    /// loads are in flight, ms.
+    public var settleMs: Double
+    /// Keep a per-frame timeline for `--timeline`.
+    public var keepTimeline: Bool
+    /// Height of the refresh control shown above the content while a Refresh loads, points
+    /// (`UIRefreshControl` is about 50–60 pt tall).
+    public var refreshControlHeight: Double
+
+    public init(
+        controller: FeedController.Configuration, ranges: RangeConfiguration = .uikit,
+        scroll: ScrollModel.Configuration = .uikit, latency: LatencyModel = .fixed(ms: 0),
+        faults: FaultModel = .none, costs: CostModel = CostModel(), seed: UInt64 = 1, reusePoolLimit: Int = 5,
+        settleMs: Double = 3000, keepTimeline: Bool = false, refreshControlHeight: Double = 50
+    ) {
+        self.controller = controller
+        self.ranges = ranges
+        self.scroll = scroll
+        self.latency = latency
+        self.faults = faults
+        self.costs = costs
+        self.seed = seed
+        self.reusePoolLimit = reusePoolLimit
+        self.settleMs = settleMs
+        self.keepTimeline = keepTimeline
+        self.refreshControlHeight = refreshControlHeight
+    }
+}

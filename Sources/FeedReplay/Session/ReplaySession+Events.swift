@@ -1,0 +1,120 @@
+import FeedEngine
+import FeedLayout
+import FeedModel
+
+extension ReplaySession {
+    /// Applies one trace event to the scroll model (or the store, for inserts).
+    func apply(_ event: TraceEvent) throws {
+        let t = event.t
+        switch event.kind {
+        case .touchDown(let point):
+            scroll.touchDown(at: point, t: t)
+        case .touchMove(let point):
+            scroll.touchMove(to: point, t: t)
+        case .touchUp:
+            let release = scroll.touchUp(t: t, layout: layout)
+            if release.pullDistance > 0 {
+                process(controller.pullReleased(distance: release.pullDistance, now: t))
+            }
+        case .offset(let point):
+            scroll.setOffset(point, t: t)
+        case .wheel(let dx, let dy):
+            scroll.wheel(delta: axis == .vertical ? dy : dx, t: t)
+        case .resize(let size):
+            scroll.setViewport(size)
+            let bounds = Rect(origin: scroll.contentOffset, size: size)
+            layout.invalidateLayout(forBoundsChange: bounds)
+            layoutChangedThisFrame = true
+            scroll.setContentSize(layout.contentSize)
+        case .tap(let point):
+            let content = Point(x: point.x + scroll.contentOffset.x, y: point.y + scroll.contentOffset.y)
+            let hit = virtualizer.tap(at: content)
+            taps.append(ReplayReport.Tap(tMs: t, item: hit?.indexPath.item, itemId: hit?.itemID))
+        case .insert(let count):
+            try backend.insertAtHead(count: count, at: t)
+            process(controller.upstreamInserted(count: count, now: t))
+        case .end:
+            break
+        }
+    }
+
+    /// Delivers every simulated answer due by `now`, in schedule order.
+    func deliverDue() throws {
+        while let (_, completion) = queue.popDue(at: now) {
+            switch completion {
+            case .page(let request, .success(let page)):
+                process(controller.pageArrived(request, page: page, now: now))
+            case .page(let request, .failure(let error)):
+                process(controller.pageFailed(request, error: error, now: now))
+            case .rows(let fetchID, let batch):
+                rowFetchesInFlight -= 1
+                let arrival = virtualizer.rowsArrived(fetchID: fetchID, batch: batch)
+                rowsBoundThisFrame += arrival.boundItemIDs.count
+            case .retryTick:
+                process(controller.tick(now: now))
+            }
+        }
+    }
+
+    /// Carries out the controller's actions: issue fetches, apply changes (anchored), record transitions.
+    func process(_ actions: [FeedAction]) {
+        for action in actions {
+            switch action {
+            case .fetch(let request):
+                issuePage(request)
+            case .scheduleRetry(let at, _):
+                queue.push(.retryTick, at: at)
+            case .apply(let change):
+                applyChange(change)
+            case .dropStale:
+                break  // counted by the controller
+            case .phaseChanged(let from, let to):
+                transitions.append(ReplayReport.Transition(tMs: round6(now), from: from.rawValue, to: to.rawValue))
+                showRefreshControl(to == .refresh)
+            }
+        }
+    }
+
+    /// Runs the page query now (a snapshot of the store at issue time) and schedules its answer
+    /// after the drawn latency, or a failure when the fault model says so.
+    func issuePage(_ request: FeedController.FetchRequest) {
+        let latency = options.latency.sample(&latencyRNG)
+        switch options.faults.outcome(issuedAt: now, &faultRNG) {
+        case .error:
+            queue.push(.page(request, .failure("simulated server error")), at: now + latency)
+        case .timeout:
+            queue.push(.page(request, .failure("simulated timeout")), at: now + options.faults.timeoutMs)
+        case .success:
+            do {
+                let page = try backend.page(request)
+                queue.push(.page(request, .success(page)), at: now + latency)
+            } catch {
+                queue.push(.page(request, .failure("\(error)")), at: now + latency)
+            }
+        }
+    }
+
+    /// Fetches rows now and schedules their arrival after the drawn latency.
+    func issueRowFetches(_ fetches: [RowFetch]) throws {
+        for fetch in fetches {
+            let batch = try backend.rows(ids: fetch.itemIDs)
+            rowsFetched += fetch.itemIDs.count
+            rowBatches += 1
+            rowFetchesInFlight += 1
+            queue.push(.rows(fetchID: fetch.id, batch), at: now + options.latency.sample(&latencyRNG))
+        }
+    }
+
+    /// The refresh control: a content inset at the top while a Refresh loads, as `UIRefreshControl`.
+    func showRefreshControl(_ shown: Bool) {
+        guard shown != refreshInsetShown else { return }
+        refreshInsetShown = shown
+        var insets = scroll.contentInset
+        if axis == .vertical {
+            insets.top = shown ? options.refreshControlHeight : 0
+        } else {
+            insets.left = shown ? options.refreshControlHeight : 0
+        }
+        scroll.setContentInset(insets)
+    }
+}
