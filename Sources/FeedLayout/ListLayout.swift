@@ -52,9 +52,10 @@ public final class ListLayout: CollectionLayout {
         self.viewport = viewport
         storage = ListStorage()
         storage.append(sizes.map(initialHeight), spacing: spacing)
+        if !sizes.isEmpty { storage.validate(through: sizes.count - 1, spacing: spacing) }
     }
 
-    /// - Complexity: O(m) for m new rows.
+    /// - Complexity: O(m) for m new rows (their tops are computed when a query first needs them).
     public func append(sizes: [Size]) {
         storage.append(sizes.map(initialHeight), spacing: spacing)
     }

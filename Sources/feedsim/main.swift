@@ -3,6 +3,7 @@ import Foundation
 /// Every subcommand; `feedsim --help` lists them in this order.
 let commands: [Command] = [
     layoutCommand,
+    benchLayoutCommand,
 ]
 
 /// The one place that decides what reaches stderr and the exit code:
