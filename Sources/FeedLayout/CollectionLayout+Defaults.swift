@@ -85,3 +85,46 @@ func supplementaryAttributes(_ kind: SupplementaryKind, frame: Rect) -> LayoutAt
 func cellAttributes(_ index: Int, _ frame: Rect) -> LayoutAttributes {
     LayoutAttributes(indexPath: IndexPath(section: 0, item: index), frame: frame)
 }
+
+/// ``partitionPoint(in:_:)`` started from a guess: gallops outward from `guess` (steps 1, 2,
+/// 4, ...) until the boundary is bracketed, then binary-searches the bracket. With a good guess
+/// (interpolated from the positions, which grow roughly linearly with the index) it touches a
+/// few nearby cache lines instead of log₂ n scattered ones.
+/// - Complexity: O(log d) for a boundary d elements from the guess; O(log n) at worst.
+func partitionPoint(in range: Range<Int>, guess: Int, _ isAfter: (Int) -> Bool) -> Int {
+    guard !range.isEmpty else { return range.lowerBound }
+    let start = min(max(guess, range.lowerBound), range.upperBound - 1)
+    var low: Int
+    var high: Int
+    if isAfter(start) {
+        // The boundary is at or before `start`: gallop down.
+        high = start
+        var step = 1
+        low = start - 1
+        while low >= range.lowerBound, isAfter(low) {
+            high = low
+            step *= 2
+            low = start - step
+        }
+        low = max(low + 1, range.lowerBound)
+    } else {
+        low = start + 1
+        var step = 1
+        high = start + 1
+        while high < range.upperBound, !isAfter(high) {
+            low = high + 1
+            step *= 2
+            high = start + step
+        }
+        high = min(high, range.upperBound)
+    }
+    return partitionPoint(in: low..<high, isAfter)
+}
+
+/// The index at which `value` would sit if `first...last` spread evenly over `range`: a guess
+/// for ``partitionPoint(in:guess:_:)``.
+func interpolatedGuess(_ value: Double, first: Double, last: Double, in range: Range<Int>) -> Int {
+    guard range.count > 1, last > first, value.isFinite else { return range.lowerBound }
+    let fraction = min(max((value - first) / (last - first), 0), 1)
+    return range.lowerBound + Int(fraction * Double(range.count - 1))
+}

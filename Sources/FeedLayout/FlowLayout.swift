@@ -136,7 +136,8 @@ public final class FlowLayout: CollectionLayout {
         if !lines.isEmpty, !rect.isEmpty {
             let low = isVertical ? rect.minY : rect.minX
             let high = isVertical ? rect.maxY : rect.maxX
-            var line = partitionPoint(in: 0..<lines.count) { lines[$0].position + lines[$0].extent > low }
+            let guess = interpolatedGuess(low, first: lines[0].position, last: lines[lines.count - 1].position, in: 0..<lines.count)
+            var line = partitionPoint(in: 0..<lines.count, guess: guess) { lines[$0].position + lines[$0].extent > low }
             while line < lines.count, lines[line].position < high {
                 let end = line + 1 < lines.count ? lines[line + 1].firstItem : frames.count
                 for index in lines[line].firstItem..<end where frames[index].intersects(rect) {

@@ -100,7 +100,8 @@ public final class ListLayout: CollectionLayout {
             storage.validate(whileTopBelow: limit, spacing: spacing)
             let valid = storage.validCount
             let low = rect.minY - firstRowY
-            var index = partitionPoint(in: 0..<valid) { storage.top($0) + storage.height($0) > low }
+            let guess = interpolatedGuess(low, first: 0, last: storage.top(valid - 1), in: 0..<valid)
+            var index = partitionPoint(in: 0..<valid, guess: guess) { storage.top($0) + storage.height($0) > low }
             while index < valid, storage.top(index) < limit {
                 let frame = frame(index)
                 if frame.intersects(rect) { result.append(cellAttributes(index, frame)) }

@@ -126,7 +126,9 @@ public final class WaterfallLayout: CollectionLayout {
         guard !frames.isEmpty, !rect.isEmpty else { return result }
         var hits: [Int] = []
         for items in columnItems {
-            var position = partitionPoint(in: 0..<items.count) { frames[items[$0]].maxY > rect.minY }
+            guard let first = items.first, let last = items.last else { continue }
+            let guess = interpolatedGuess(rect.minY, first: frames[first].minY, last: frames[last].minY, in: 0..<items.count)
+            var position = partitionPoint(in: 0..<items.count, guess: guess) { frames[items[$0]].maxY > rect.minY }
             while position < items.count, frames[items[position]].minY < rect.maxY {
                 if frames[items[position]].intersects(rect) { hits.append(items[position]) }
                 position += 1
