@@ -3,6 +3,8 @@ import Foundation
 /// Every subcommand; `feedsim --help` lists them in this order.
 let commands: [Command] = [
     layoutCommand,
+    traceImportCommand,
+    traceSynthCommand,
     benchLayoutCommand,
 ]
 
