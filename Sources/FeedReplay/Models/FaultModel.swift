@@ -41,6 +41,16 @@ public struct FaultModel: Hashable, Sendable {
         return .success
     }
 
+    /// Text form for reports, the inverse of ``parse(_:)``.
+    public var description: String {
+        var parts: [String] = []
+        if errorRate > 0 { parts.append("error=\(formatNumber(errorRate))") }
+        if timeoutRate > 0 { parts.append("timeout=\(formatNumber(timeoutRate))") }
+        if timeoutMs != FaultModel.none.timeoutMs { parts.append("timeout-ms=\(formatNumber(timeoutMs))") }
+        for outage in outages { parts.append("outage=\(formatNumber(outage.lowerBound))-\(formatNumber(outage.upperBound))") }
+        return parts.isEmpty ? "none" : parts.joined(separator: ",")
+    }
+
     /// Parses `error=0.05,timeout=0.01,timeout-ms=3000,outage=2000-4000,outage=9000-9500`
     /// (any subset, comma separated; `none` for no faults).
     /// - Throws: ``ModelParseError`` naming the bad entry.

@@ -40,7 +40,7 @@ public final class ReplaySession {
     var violations: [ReplayReport.Violation] = []
     var transitions: [ReplayReport.Transition] = []
     var taps: [ReplayReport.Tap] = []
-    var loadedIDs = Set<Int64>()
+    var shown = ShownList()
     var anchorDriftMax = 0.0
     var firstContentTime: Double?
     var distinctShown = Set<Int64>()

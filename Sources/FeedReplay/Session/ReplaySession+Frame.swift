@@ -1,0 +1,90 @@
+import FeedEngine
+import FeedLayout
+import FeedModel
+
+extension ReplaySession {
+    /// The viewport rect in content coordinates, points.
+    var viewportRect: Rect { Rect(origin: scroll.contentOffset, size: scroll.viewport) }
+
+    /// Lets the layout follow an offset change when its attributes depend on it (carousel zoom).
+    func invalidateForBounds() {
+        let bounds = viewportRect
+        if layout.shouldInvalidateLayout(forBoundsChange: bounds) {
+            layout.invalidateLayout(forBoundsChange: bounds)
+        }
+    }
+
+    /// Tells the controller where the viewport is (the More trigger checks the distance to the end).
+    func reportViewport() {
+        let viewport = FeedController.Viewport(layout: layout, contentOffset: scroll.contentOffset, axis: axis)
+        process(controller.viewportChanged(viewport, now: now))
+    }
+
+    /// Applies one change of the loaded list to the layout, keeps the anchor item still, checks the
+    /// invariants against the backend's ground truth, and reports the new geometry to the controller.
+    func applyChange(_ change: FeedChange) {
+        checkInvariants(of: change)
+        let anchor = anchorBefore(change)
+        shown.apply(change)
+        do {
+            let outcome = try ScrollAnchoring.apply(
+                change, to: layout, contentOffset: scroll.contentOffset, viewport: scroll.viewport, axis: axis)
+            if outcome.adjustment != 0 { scroll.adjustOffset(by: outcome.adjustment) }
+        } catch {
+            violations.append(.init(kind: "layout_error", tMs: round6(now), detail: "\(error)"))
+        }
+        scroll.setContentSize(layout.contentSize)
+        layoutChangedThisFrame = true
+        if let anchor { measureDrift(anchor, change: change) }
+        reportViewport()
+    }
+
+    /// The item the user is looking at before a change that should not move it: the first cell
+    /// fully inside the viewport, with its distance from the viewport's leading edge (points).
+    /// `nil` for changes that do not anchor (replace) or when the user is at the very top and a
+    /// prepend is meant to show the new items.
+    private func anchorBefore(_ change: FeedChange) -> (id: Int64, index: Int, screen: Double)? {
+        if case .replace = change { return nil }
+        let rect = viewportRect
+        let cells = layout.attributesForElements(in: rect).filter { $0.category == .cell }
+        if case .prepend = change {
+            if scroll.offset <= 0 || cells.contains(where: { $0.indexPath.item == 0 }) { return nil }
+        }
+        let full = cells.filter {
+            axis.start(of: $0.frame) >= axis.start(of: rect) && axis.end(of: $0.frame) <= axis.end(of: rect)
+        }
+        guard let first = (full.isEmpty ? cells : full).min(by: { $0.indexPath.item < $1.indexPath.item }) else {
+            return nil
+        }
+        let index = first.indexPath.item
+        guard shown.items.indices.contains(index) else { return nil }
+        return (shown.items[index].id, index, axis.start(of: first.frame) - scroll.offset)
+    }
+
+    /// Measures how far the anchor moved on screen across the change (anchor drift, points).
+    private func measureDrift(_ anchor: (id: Int64, index: Int, screen: Double), change: FeedChange) {
+        let newIndex: Int
+        switch change {
+        case .prepend(let items): newIndex = anchor.index + items.count
+        case .dropFirst(let n): newIndex = anchor.index - n
+        case .append, .dropLast: newIndex = anchor.index
+        case .replace: return
+        }
+        guard shown.items.indices.contains(newIndex), shown.items[newIndex].id == anchor.id,
+            let attributes = layout.attributesForItem(at: newIndex)
+        else { return }
+        let drift = abs(axis.start(of: attributes.frame) - scroll.offset - anchor.screen)
+        anchorDriftMax = max(anchorDriftMax, drift)
+        if drift > 0.5 {
+            violations.append(
+                .init(kind: "anchor_drift", tMs: round6(now), detail: "item \(anchor.id) moved \(fixed(drift, 2)) pt on screen"))
+        }
+    }
+
+    /// Updates cells and row fetches for the current viewport.
+    func updateVirtualizer() -> VirtualizerUpdate {
+        virtualizer.update(
+            contentOffset: scroll.contentOffset, viewport: scroll.viewport, items: shown.items,
+            scrollVelocity: scroll.velocity)
+    }
+}

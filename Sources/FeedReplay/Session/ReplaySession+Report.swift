@@ -1,0 +1,100 @@
+import FeedEngine
+import FeedLayout
+import FeedModel
+
+extension ReplaySession {
+    /// Measures one frame after the virtualizer's update.
+    func record(_ update: VirtualizerUpdate) {
+        let rect = viewportRect
+        let area = rect.width * rect.height
+        var rowMissing = 0.0
+        var firstVisible: Int?
+        var lastVisible: Int?
+        var anyContent = false
+        for element in virtualizer.visibleElements where element.attributes.category == .cell {
+            let item = element.attributes.indexPath.item
+            firstVisible = min(firstVisible ?? item, item)
+            lastVisible = max(lastVisible ?? item, item)
+            guard let overlap = element.attributes.frame.intersection(rect) else { continue }
+            if element.isRowBound {
+                anyContent = true
+                if let id = element.itemID { distinctShown.insert(id) }
+            } else {
+                rowMissing += overlap.width * overlap.height
+            }
+        }
+        if anyContent, firstContentTime == nil { firstContentTime = now }
+        let cost = options.costs.frameCost(
+            layoutChanged: layoutChangedThisFrame, created: update.cellsCreated, reused: update.cellsReused,
+            bound: rowsBoundThisFrame)
+        let visibleRange = firstVisible.flatMap { first in lastVisible.map { first...$0 } }
+        metrics.record(
+            FrameSample(
+                t: now, offset: scroll.offset, contentOffset: (scroll.contentOffset.x, scroll.contentOffset.y),
+                visibleRange: visibleRange, loadedItems: shown.items.count,
+                rowMissingFraction: area > 0 ? min(1, rowMissing / area) : 0,
+                noContentFraction: noContentFraction(), loadsInFlight: controller.inFlightCount + rowFetchesInFlight,
+                cost: cost))
+    }
+
+    /// Share of the viewport past the end of the content while more content exists (or while the
+    /// first page loads): the blank strip a user sees at the bottom when More is late.
+    private func noContentFraction() -> Double {
+        let moreExists: Bool
+        switch controller.loadState(.bottom) {
+        case .endReached: moreExists = false
+        case .idle, .loading, .failed: moreExists = true
+        }
+        guard moreExists else { return 0 }
+        let length = axis.length(of: scroll.viewport)
+        guard length > 0 else { return 0 }
+        let start = scroll.offset
+        let end = start + length
+        let contentEnd = axis.length(of: layout.contentSize)
+        let uncovered = max(0, end - max(contentEnd, start))
+        return min(1, uncovered / length)
+    }
+
+    /// Builds the report after the last frame.
+    func makeReport(frames: Int) -> ReplayReport {
+        let c = controller.counters
+        let shownCount = distinctShown.count
+        var opts: [String: String] = [
+            "layout": layoutDescription,
+            "ranges": options.ranges.name,
+            "page_size": String(options.controller.pageSize),
+            "latency": options.latency.description,
+            "seed": String(options.seed),
+        ]
+        if options.faults != .none { opts["faults"] = options.faults.description }
+        return ReplayReport(
+            source: trace.header.source,
+            options: opts,
+            durationMs: round6(Double(max(frames - 1, 0)) * framePeriod),
+            frames: frames,
+            refreshRateHz: trace.header.refreshRate,
+            distancePt: round6(metrics.distance),
+            timeToFirstContentMs: firstContentTime.map(round6),
+            blank: metrics.blank,
+            hitches: metrics.hitches,
+            pages: ReplayReport.Pages(
+                init: c.initialPages, refresh: c.refreshPages + c.gapFillPages, more: c.morePages,
+                prepend: c.prependPages, staleDropped: c.staleDropped, retries: c.retries, failures: c.failures,
+                sourceFaults: c.sourceFaults),
+            rows: ReplayReport.Rows(
+                fetched: rowsFetched, distinctShown: shownCount,
+                overfetchRatio: shownCount > 0 ? round6(Double(rowsFetched) / Double(shownCount)) : 0,
+                batches: rowBatches),
+            cells: ReplayReport.Cells(
+                created: virtualizer.counters.cellsCreated, reused: virtualizer.counters.cellsReused,
+                maxLive: virtualizer.maxLiveCells),
+            anchorDriftMaxPt: round6(anchorDriftMax),
+            transitions: transitions,
+            taps: taps,
+            final: ReplayReport.Final(
+                contentOffset: [round6(scroll.contentOffset.x), round6(scroll.contentOffset.y)],
+                contentSize: [round6(layout.contentSize.width), round6(layout.contentSize.height)],
+                loadedItems: shown.items.count),
+            violations: violations)
+    }
+}
