@@ -2,8 +2,10 @@ import Foundation
 
 /// Every subcommand; `feedsim --help` lists them in this order.
 let commands: [Command] = [
+    layoutCommand,
     traceImportCommand,
     traceSynthCommand,
+    benchLayoutCommand,
 ]
 
 /// The one place that decides what reaches stderr and the exit code:
