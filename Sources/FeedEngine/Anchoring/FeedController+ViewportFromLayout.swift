@@ -8,16 +8,15 @@ extension FeedController.Viewport {
     ///   - contentOffset: the viewport's origin in content coordinates, points.
     ///   - axis: the scroll axis.
     /// - Complexity: one `attributesForElements(in:)` query of the viewport rect.
-    public init(layout: any CollectionLayout, contentOffset: Point, axis: ScrollAnchoring.Axis = .vertical) {
+    public init(layout: any CollectionLayout, contentOffset: Point, axis: ScrollAxis = .vertical) {
         let size = layout.viewport
         let visible = layout.attributesForElements(in: Rect(origin: contentOffset, size: size))
             .filter { $0.category == .cell }
             .map(\.indexPath.item)
-        let vertical = axis == .vertical
         self.init(
-            contentOffset: vertical ? contentOffset.y : contentOffset.x,
-            viewportLength: vertical ? size.height : size.width,
-            contentLength: vertical ? layout.contentSize.height : layout.contentSize.width,
+            contentOffset: axis.component(of: contentOffset),
+            viewportLength: axis.length(of: size),
+            contentLength: axis.length(of: layout.contentSize),
             firstVisibleIndex: visible.min(), lastVisibleIndex: visible.max())
     }
 }

@@ -21,12 +21,6 @@ import FeedModel
 /// The adjustment is exact; clamping the new offset into `[0, maxOffset]` would reintroduce drift and
 /// is left to the scroll model.
 public enum ScrollAnchoring {
-    /// The scroll axis: y for vertical feeds, x for horizontal strips and carousels.
-    public enum Axis: String, Hashable, Sendable, Codable {
-        case vertical
-        case horizontal
-    }
-
     /// Which part of the rule applied.
     public enum Rule: String, Hashable, Sendable, Codable {
         /// The anchor item stays where it was on screen.
@@ -63,9 +57,9 @@ public enum ScrollAnchoring {
     /// - Complexity: two visible-rect queries of the layout plus the layout's own update cost.
     public static func apply(
         _ change: FeedChange, to layout: any CollectionLayout, contentOffset: Point, viewport: Size,
-        axis: Axis = .vertical
+        axis: ScrollAxis = .vertical
     ) throws -> Outcome {
-        let offset = axis == .vertical ? contentOffset.y : contentOffset.x
+        let offset = axis.component(of: contentOffset)
         let countBefore = layout.itemCount
         var survivors = 0..<countBefore
         var shift = 0
@@ -85,7 +79,7 @@ public enum ScrollAnchoring {
             atTop = false
         }
         let anchor = anchorIndex(in: layout, contentOffset: contentOffset, viewport: viewport, among: survivors)
-        let anchorStart = anchor.flatMap { layout.attributesForItem(at: $0) }.map { start($0.frame, axis) }
+        let anchorStart = anchor.flatMap { layout.attributesForItem(at: $0) }.map { axis.start(of: $0.frame) }
 
         switch change {
         case .append(let items): layout.append(sizes: items.map(size))
@@ -98,7 +92,7 @@ public enum ScrollAnchoring {
         if case .replace = change {
             let adjustment = min(offset, 0) - offset
             return Outcome(
-                adjustment: adjustment, contentOffset: moved(contentOffset, by: adjustment, axis), rule: .reset,
+                adjustment: adjustment, contentOffset: axis.offsetting(contentOffset, by: adjustment), rule: .reset,
                 anchorIndexBefore: nil, anchorIndexAfter: nil)
         }
         if atTop {
@@ -111,9 +105,9 @@ public enum ScrollAnchoring {
                 adjustment: 0, contentOffset: contentOffset, rule: .empty, anchorIndexBefore: nil,
                 anchorIndexAfter: nil)
         }
-        let adjustment = start(after.frame, axis) - anchorStart
+        let adjustment = axis.start(of: after.frame) - anchorStart
         return Outcome(
-            adjustment: adjustment, contentOffset: moved(contentOffset, by: adjustment, axis), rule: .anchored,
+            adjustment: adjustment, contentOffset: axis.offsetting(contentOffset, by: adjustment), rule: .anchored,
             anchorIndexBefore: anchor, anchorIndexAfter: anchor + shift)
     }
 
@@ -144,10 +138,4 @@ public enum ScrollAnchoring {
     }
 
     private static func size(_ item: Item) -> Size { Size(width: item.width, height: item.height) }
-
-    private static func start(_ frame: Rect, _ axis: Axis) -> Double { axis == .vertical ? frame.minY : frame.minX }
-
-    private static func moved(_ point: Point, by delta: Double, _ axis: Axis) -> Point {
-        axis == .vertical ? Point(x: point.x, y: point.y + delta) : Point(x: point.x + delta, y: point.y)
-    }
 }

@@ -5,11 +5,11 @@ extension Virtualizer {
     /// velocity, the sign of the offset change since the last update; with neither, the previous
     /// direction (forward before the first scroll, since a feed opens at its top).
     func resolveDirection(contentOffset: Point, velocity: Point) -> Direction {
-        let v = axis == .vertical ? velocity.y : velocity.x
+        let v = axis.component(of: velocity)
         if v > 0 { return .forward }
         if v < 0 { return .backward }
         if let last = lastContentOffset {
-            let delta = axis == .vertical ? contentOffset.y - last.y : contentOffset.x - last.x
+            let delta = axis.component(of: contentOffset) - axis.component(of: last)
             if delta > 0 { return .forward }
             if delta < 0 { return .backward }
         }
@@ -25,7 +25,7 @@ extension Virtualizer {
     func rangeRect(
         _ extent: RangeExtent, viewport: Rect, direction: Direction, visibleIndexRange: ClosedRange<Int>?
     ) -> Rect {
-        let length = axis == .vertical ? viewport.height : viewport.width
+        let length = axis.length(of: viewport.size)
         var before = 0.0  // toward smaller offsets
         var after = 0.0  // toward larger offsets
         switch extent {
@@ -37,8 +37,8 @@ extension Virtualizer {
         case .items(let leading, let trailing):
             guard let visible = visibleIndexRange else { return viewport }
             let (countBefore, countAfter) = direction == .forward ? (trailing, leading) : (leading, trailing)
-            let start = axis == .vertical ? viewport.minY : viewport.minX
-            let end = axis == .vertical ? viewport.maxY : viewport.maxX
+            let start = axis.start(of: viewport)
+            let end = axis.end(of: viewport)
             var lowest = start
             var highest = end
             let itemCount = layout.itemCount
@@ -46,29 +46,20 @@ extension Virtualizer {
             if firstBefore < visible.lowerBound {
                 for index in firstBefore..<visible.lowerBound {
                     guard let frame = layout.attributesForItem(at: index)?.frame else { continue }
-                    lowest = min(lowest, axis == .vertical ? frame.minY : frame.minX)
+                    lowest = min(lowest, axis.start(of: frame))
                 }
             }
             let lastAfter = min(itemCount - 1, visible.upperBound + countAfter)
             if lastAfter > visible.upperBound {
                 for index in (visible.upperBound + 1)...lastAfter {
                     guard let frame = layout.attributesForItem(at: index)?.frame else { continue }
-                    highest = max(highest, axis == .vertical ? frame.maxY : frame.maxX)
+                    highest = max(highest, axis.end(of: frame))
                 }
             }
             before = start - lowest
             after = highest - end
         }
-        switch axis {
-        case .vertical:
-            return Rect(
-                x: viewport.minX, y: viewport.minY - before, width: viewport.width,
-                height: viewport.height + before + after)
-        case .horizontal:
-            return Rect(
-                x: viewport.minX - before, y: viewport.minY, width: viewport.width + before + after,
-                height: viewport.height)
-        }
+        return axis.extending(viewport, before: before, after: after)
     }
 
     /// Lowest and highest index of the cells intersecting `viewport`, from one layout query.

@@ -55,7 +55,7 @@ extension Virtualizer {
                     prefetchCells.append((attributes, item))
                 }
                 if inPreload, newPreloadIDs.insert(item.id).inserted {
-                    preloadEntries.append((item, distance(of: attributes.frame, from: visibleRect), index))
+                    preloadEntries.append((item, axis.distance(between: attributes.frame, and: visibleRect), index))
                 }
                 if isVisible {
                     visibleAttributes.append(attributes)
@@ -98,14 +98,6 @@ extension Virtualizer {
             liveCellCount: cellOfItem.count)
         lastUpdate = result
         return result
-    }
-
-    /// Distance along the axis from `frame` to `viewport`, 0 when they overlap.
-    private func distance(of frame: Rect, from viewport: Rect) -> Double {
-        switch axis {
-        case .vertical: return max(0, frame.minY - viewport.maxY, viewport.minY - frame.maxY)
-        case .horizontal: return max(0, frame.minX - viewport.maxX, viewport.minX - frame.maxX)
-        }
     }
 
     private struct CellChange {

@@ -28,12 +28,6 @@ import FeedModel
 ///   DESIGN.md, plus O(k log k) for the k elements in the ranges (sorting what entered and left):
 ///   never proportional to the number of loaded items.
 public final class Virtualizer {
-    /// The scroll axis: vertical feeds and grids, horizontal carousels and strips.
-    public enum Axis: String, Hashable, Sendable, Codable {
-        case vertical
-        case horizontal
-    }
-
     /// The scroll direction along the axis.
     public enum Direction: String, Hashable, Sendable, Codable {
         /// Toward larger offsets: down, or right.
@@ -53,7 +47,7 @@ public final class Virtualizer {
     /// The layout asked for elements; prepared and kept current by the caller.
     public let layout: any CollectionLayout
     public let configuration: RangeConfiguration
-    public let axis: Axis
+    public let axis: ScrollAxis
     /// Most cells kept in the reuse pool per kind.
     public let reusePoolLimit: Int
     /// Most ids in one ``RowFetch``.
@@ -108,7 +102,7 @@ public final class Virtualizer {
     public init(
         layout: any CollectionLayout,
         configuration: RangeConfiguration,
-        axis: Axis = .vertical,
+        axis: ScrollAxis = .vertical,
         reusePoolLimit: Int = Virtualizer.defaultReusePoolLimit,
         rowBatchLimit: Int = Virtualizer.defaultRowBatchLimit,
         rowCacheCapacity: Int = Virtualizer.defaultRowCacheCapacity
