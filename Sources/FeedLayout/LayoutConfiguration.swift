@@ -3,11 +3,6 @@ public enum LayoutKind: String, CaseIterable, Codable, Hashable, Sendable {
     case grid, flow, mosaic, carousel, strip, waterfall, list
 }
 
-/// The scroll axis of a flow layout, as `UICollectionView.ScrollDirection`.
-public enum ScrollDirection: String, CaseIterable, Codable, Hashable, Sendable {
-    case vertical, horizontal
-}
-
 /// How a flow layout spreads the leftover space of a line (see ``FlowLayout``).
 public enum FlowAlignment: String, CaseIterable, Codable, Hashable, Sendable {
     /// UIKit's rule: full lines justified, a lone item centred, the last line left-aligned.
@@ -51,7 +46,7 @@ public struct LayoutConfiguration: Codable, Hashable, Sendable {
     public var zoom: Double
     /// Carousel fading: alpha falls to 0.6 away from the centre.
     public var fade: Bool
-    public var direction: ScrollDirection
+    public var direction: ScrollAxis
     public var alignment: FlowAlignment
     /// List: every item is this tall until measured (self-sizing); nil means intrinsic heights are exact.
     public var estimatedHeight: Double?
@@ -60,7 +55,7 @@ public struct LayoutConfiguration: Codable, Hashable, Sendable {
         kind: LayoutKind, columns: Int = 3, itemSize: Size? = nil, spacing: Double = 0,
         lineSpacing: Double? = nil, insets: EdgeInsets = .zero, headerHeight: Double = 0,
         footerHeight: Double = 0, bigHeight: Double = 200, zoom: Double = 0, fade: Bool = false,
-        direction: ScrollDirection = .vertical, alignment: FlowAlignment = .justified,
+        direction: ScrollAxis = .vertical, alignment: FlowAlignment = .justified,
         estimatedHeight: Double? = nil
     ) {
         self.kind = kind

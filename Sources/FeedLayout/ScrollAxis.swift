@@ -4,7 +4,7 @@
 /// The helpers read or change the one coordinate that matters along the axis — y and height for
 /// `.vertical`, x and width for `.horizontal` — and leave the cross axis as it is. Offsets grow
 /// toward the end of the axis: down, or right (UIKit's convention).
-public enum ScrollAxis: String, Sendable, Hashable, Codable {
+public enum ScrollAxis: String, CaseIterable, Sendable, Hashable, Codable {
     case vertical
     case horizontal
 

@@ -49,7 +49,7 @@ enum LayoutOptions {
         if let zoom = try arguments.double("--zoom") { configuration.zoom = zoom }
         configuration.fade = arguments.flag("--fade")
         if let text = arguments.value("--direction") {
-            guard let direction = ScrollDirection(rawValue: text) else {
+            guard let direction = ScrollAxis(rawValue: text) else {
                 throw CommandFailure("--direction: expected vertical or horizontal, got '\(text)'")
             }
             configuration.direction = direction
