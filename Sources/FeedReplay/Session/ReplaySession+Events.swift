@@ -73,6 +73,12 @@ extension ReplaySession {
                 showRefreshControl(to == .refresh)
             }
         }
+        // "Checked again right after each page is applied": once this event's actions are all
+        // carried out (so transitions stay in order), tell the controller the new geometry.
+        if viewportReportPending {
+            viewportReportPending = false
+            reportViewport()
+        }
     }
 
     /// Runs the page query now (a snapshot of the store at issue time) and schedules its answer

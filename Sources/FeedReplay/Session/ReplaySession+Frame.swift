@@ -21,7 +21,8 @@ extension ReplaySession {
     }
 
     /// Applies one change of the loaded list to the layout, keeps the anchor item still, checks the
-    /// invariants against the backend's ground truth, and reports the new geometry to the controller.
+    /// invariants against the backend's ground truth; the new geometry goes to the controller once
+    /// the current action list is done (``process(_:)``).
     func applyChange(_ change: FeedChange) {
         checkInvariants(of: change)
         let anchor = anchorBefore(change)
@@ -36,7 +37,7 @@ extension ReplaySession {
         scroll.setContentSize(layout.contentSize)
         layoutChangedThisFrame = true
         if let anchor { measureDrift(anchor, change: change) }
-        reportViewport()
+        viewportReportPending = true
     }
 
     /// The item the user is looking at before a change that should not move it: the first cell

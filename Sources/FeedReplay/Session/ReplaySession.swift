@@ -50,6 +50,7 @@ public final class ReplaySession {
     var layoutChangedThisFrame = false
     var rowsBoundThisFrame = 0
     var refreshInsetShown = false
+    var viewportReportPending = false
 
     /// A simulated answer waiting on the virtual clock.
     enum Completion {
@@ -114,20 +115,15 @@ public final class ReplaySession {
         process(controller.start(now: 0))
         var frame = 0
         while true {
-            now = Double(frame) * framePeriod
+            // Frame times as k · 1000 / Hz (not a running sum), so they stay exact multiples.
+            now = Double(frame) * 1000 / trace.header.refreshRate
             layoutChangedThisFrame = false
             rowsBoundThisFrame = 0
             try deliverDue()
-            var ended = false
             while nextEvent < events.count, events[nextEvent].t <= now {
                 let event = events[nextEvent]
                 nextEvent += 1
                 scroll.step(to: max(event.t, scroll.now))
-                if case .end = event.kind {
-                    ended = true
-                    nextEvent = events.count
-                    break
-                }
                 try apply(event)
             }
             scroll.step(to: now)
@@ -137,16 +133,17 @@ public final class ReplaySession {
             try issueRowFetches(update.rowFetches)
             record(update)
             frame += 1
-            if ended && !settling(after: now) { break }
+            // After the last event: keep stepping while a fling, bounce or page load is still
+            // under way, for at most `settleMs`.
             if nextEvent >= events.count && now >= endOfInput {
-                if !settling(after: now) || now >= endOfInput + options.settleMs { break }
+                if !settling || now >= endOfInput + options.settleMs { break }
             }
         }
         return ReplayResult(report: makeReport(frames: frame), timelineCSV: metrics.timelineCSV)
     }
 
     /// Whether the session still has something moving: a fling or bounce, or a page load in flight.
-    private func settling(after t: Double) -> Bool {
+    private var settling: Bool {
         scroll.isDecelerating || scroll.isDragging || controller.inFlightCount > 0
     }
 }

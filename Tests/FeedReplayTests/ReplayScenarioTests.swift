@@ -1,0 +1,127 @@
+import FeedEngine
+import FeedLayout
+import FeedModel
+import Testing
+
+@testable import FeedReplay
+
+/// Small replays whose every figure is worked out by hand.
+@Suite struct ReplayScenarioTests {
+    /// 100 items of 100 × 100 pt, published one second apart, ids 1…100 (id 100 newest).
+    static func hundredItems() -> [Item] {
+        (1...100).map { Item(id: Int64($0), publishedAt: 1_000_000 + Int64($0) * 1000, kind: "photo", width: 100, height: 100) }
+    }
+
+    static func trace(_ events: [TraceEvent]) -> Trace {
+        Trace(
+            header: TraceHeader(version: 1, viewport: Size(width: 300, height: 600), screenScale: 1, refreshRate: 60, source: "test"),
+            events: events)
+    }
+
+    /// A 300 × 600 viewport, a 3-column grid without spacing: items are 100 × 100, rows 100 pt.
+    static func run(_ trace: Trace, latency: LatencyModel = .fixed(ms: 200), pageSize: Int = 30) throws -> (ReplayReport, MemoryBackend) {
+        let (result, backend) = try runWithTimeline(trace, latency: latency, pageSize: pageSize)
+        return (result.report, backend)
+    }
+
+    static func runWithTimeline(_ trace: Trace, latency: LatencyModel = .fixed(ms: 200), pageSize: Int = 30) throws -> (ReplayResult, MemoryBackend) {
+        let backend = MemoryBackend(items: hundredItems())
+        let layout = try LayoutConfiguration(kind: .grid, columns: 3).makeLayout()
+        let options = ReplayOptions(
+            controller: FeedController.Configuration(pageSize: pageSize, initialLoadPages: 1),
+            ranges: .uikit, latency: latency, settleMs: 1000, keepTimeline: true)
+        let session = try ReplaySession(trace: trace, layout: layout, layoutDescription: "grid", backend: backend, options: options)
+        return (try session.run(), backend)
+    }
+
+    @Test func moreFiresWhenTheViewportComesWithinOnePageOfTheEnd() throws {
+        // Init (30 items = 10 rows = 1000 pt) is issued at 0 and lands at 200 ms.
+        // Right after it (the controller goes init → idle, then at once idle → more):
+        // last visible item 17 (rows 0–5), 17 + 30 ≥ 29 → More at 200, lands at 400
+        //   (60 items, 2000 pt); then 17 + 30 < 59: no further More.
+        // t = 500: offset 900 → rows 9–14, last visible item 44; 44 + 30 ≥ 59 → More at 500, lands at 700.
+        // t = 1000: offset 2400 → rows 24–29, last visible 89 ≥ 89 − 30 → More at 1000; the store has
+        //   only 10 items left (ids 10…1), so the page ends the feed at 1200: 100 items, 34 rows = 3400 pt.
+        let trace = Self.trace([
+            TraceEvent(t: 500, .offset(Point(x: 0, y: 900))),
+            TraceEvent(t: 1000, .offset(Point(x: 0, y: 2400))),
+            TraceEvent(t: 1500, .end),
+        ])
+        let (report, _) = try Self.run(trace)
+        let expected: [(Double, String, String)] = [
+            (0, "idle", "init"), (200, "init", "idle"), (200, "idle", "more"), (400, "more", "idle"), (500, "idle", "more"),
+            (700, "more", "idle"), (1000, "idle", "more"), (1200, "more", "endOfFeed"),
+        ]
+        #expect(report.transitions.map { [$0.tMs, $0.from, $0.to] as [AnyHashable] } == expected.map { [$0.0, $0.1, $0.2] as [AnyHashable] })
+        #expect(report.pages.`init` == 1)
+        #expect(report.pages.more == 3)
+        #expect(report.final.loadedItems == 100)
+        #expect(report.final.contentSize == [300, 3400])
+        #expect(report.final.contentOffset == [0, 2400])
+        #expect(report.violations.isEmpty)
+        // Rows for the first screen are requested when Init lands (200) and arrive 200 ms later.
+        #expect(report.timeToFirstContentMs == 400)
+        // Distance: 0 → 900 → 2400.
+        #expect(report.distancePt == 2400)
+    }
+
+    @Test func blankAreaFollowsRowArrivalsFrameByFrame() throws {
+        // UIKit ranges: rows preloaded one screenful (600 pt) ahead of the viewport.
+        // t = 400: More lands, rows 10–11 (items 30–35) are requested → arrive at 600.
+        // t = 500: offset 900, viewport rows 9–14. Row 9 is loaded; rows 10–11 are in flight;
+        //   rows 12–14 are requested now → arrive at 700. Blank = 5 of 6 rows = 0.8333.
+        // t = 600: rows 10–11 arrive → rows 12–14 missing = 3/6 = 0.5.  t = 700: 0.
+        // t = 1000: offset 2400, rows 24–29 (items 72–89) never requested (preload ended at 2100)
+        //   → requested now, arrive at 1200: blank 1.0 from 1000 to 1183.3, then 0 at 1200.
+        let trace = Self.trace([
+            TraceEvent(t: 500, .offset(Point(x: 0, y: 900))),
+            TraceEvent(t: 1000, .offset(Point(x: 0, y: 2400))),
+            TraceEvent(t: 1500, .end),
+        ])
+        let (result, _) = try Self.runWithTimeline(trace)
+        let rows = result.timelineCSV!.split(separator: "\n").dropFirst().map { $0.split(separator: ",", omittingEmptySubsequences: false) }
+        func blank(atFrame frame: Int) -> String { String(rows[frame][6]) }
+        #expect(blank(atFrame: 30) == "0.8333")  // t = 500
+        #expect(blank(atFrame: 35) == "0.8333")  // t = 583.3
+        #expect(blank(atFrame: 36) == "0.5000")  // t = 600
+        #expect(blank(atFrame: 42) == "0.0000")  // t = 700
+        #expect(blank(atFrame: 60) == "1.0000")  // t = 1000
+        #expect(blank(atFrame: 71) == "1.0000")  // t = 1183.3
+        #expect(blank(atFrame: 72) == "0.0000")  // t = 1200
+        // Frame 60: first and last visible index 72 and 89.
+        #expect(rows[60][3] == "72" && rows[60][4] == "89")
+    }
+
+    @Test func noMoreIsIssuedWhileOneIsInFlight() throws {
+        // Offsets every frame from 216.7 to 383.3 ms move the viewport down (18 pt a frame, to 198)
+        // while the More issued at 200 is in flight (latency 200). The content is 30 items then, and
+        // the last visible item is ≥ 17 with 17 + 30 ≥ 29: every frame is a trigger, each coalesced
+        // into the load in flight. After the More lands at 400
+        // the last visible item is 23 (offset 198 → rows 1–7), 23 + 30 < 59: no second More.
+        var events: [TraceEvent] = []
+        for k in 13...23 { events.append(TraceEvent(t: Double(k) * 1000 / 60, .offset(Point(x: 0, y: Double(k - 12) * 18)))) }
+        events.append(TraceEvent(t: 450, .end))
+        let (report, backend) = try Self.run(Self.trace(events))
+        // Init + one More: two page calls, however many viewport changes.
+        #expect(report.pages.more == 1)
+        #expect(backend.pageCalls == 2)
+        #expect(report.final.loadedItems == 60)
+    }
+
+    @Test func aSlowMoreIsDroppedAfterARefresh() throws {
+        // More is issued at 200 (right after Init) and would land at 400. The finger pulls down
+        // 200 pt from the top between 220 and 290 ms and lifts at 300: the rubber band turns 200 pt
+        // of finger travel into (1 − 1/(200 · 0.55 / 600 + 1)) · 600 = 92.96 pt past the top ≥ 50,
+        // so a Refresh starts at 300 (new generation). The More's answer at 400 belongs to the old
+        // generation: dropped, never merged.
+        var events = [TraceEvent(t: 220, .touchDown(Point(x: 150, y: 100)))]
+        for k in 1...7 { events.append(TraceEvent(t: 220 + Double(k) * 10, .touchMove(Point(x: 150, y: 100 + Double(k) * 200 / 7)))) }
+        events.append(TraceEvent(t: 300, .touchUp(Point(x: 150, y: 300))))
+        events.append(TraceEvent(t: 900, .end))
+        let (report, _) = try Self.run(Self.trace(events))
+        #expect(report.pages.staleDropped == 1)
+        #expect(report.pages.refresh == 1)
+        #expect(report.transitions.contains { $0.tMs == 300 && $0.from == "more" && $0.to == "refresh" })
+        #expect(report.violations.isEmpty)
+    }
+}
