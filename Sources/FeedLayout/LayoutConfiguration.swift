@@ -192,3 +192,28 @@ enum Check {
         return extent
     }
 }
+
+extension LayoutConfiguration {
+    /// The axis the content scrolls along: horizontal for carousel and strip, `direction` for
+    /// flow, vertical for the rest.
+    public var scrollAxis: ScrollAxis {
+        switch kind {
+        case .carousel, .strip: return .horizontal
+        case .flow: return direction
+        case .grid, .mosaic, .waterfall, .list: return .vertical
+        }
+    }
+
+    /// One line for reports: the kind and the parameters that differ from the defaults.
+    public var summary: String {
+        let defaults = LayoutConfiguration(kind: kind)
+        var parts = [kind.rawValue]
+        if columns != defaults.columns, kind == .grid || kind == .waterfall { parts.append("columns=\(columns)") }
+        if let size = itemSize { parts.append("item-size=\(size.width)x\(size.height)") }
+        if spacing != defaults.spacing { parts.append("spacing=\(spacing)") }
+        if insets != defaults.insets { parts.append("insets=\(insets.top),\(insets.left),\(insets.bottom),\(insets.right)") }
+        if kind == .mosaic, bigHeight != defaults.bigHeight { parts.append("big-height=\(bigHeight)") }
+        if headerHeight != 0 { parts.append("header-height=\(headerHeight)") }
+        return parts.joined(separator: " ")
+    }
+}

@@ -1,0 +1,23 @@
+import FeedLayout
+import FeedStore
+
+extension ReplaySession {
+    /// Replays `trace` against feed `feed` of an open SQLite store with a layout built from
+    /// `layout`: the whole main job in one call (used by `feedsim replay`, `demo` and `load`).
+    ///
+    /// - Parameters:
+    ///   - insertPreset: the preset upstream `insert` events generate new rows from.
+    /// - Throws: ``StoreError`` for an unknown feed, ``LayoutError`` for a layout that cannot be
+    ///   prepared for the trace's viewport, ``ReplayError`` for invalid options, and SQLite errors.
+    public static func run(
+        trace: Trace, store: ItemStore, feed: String, layout: LayoutConfiguration, options: ReplayOptions,
+        insertPreset: Preset
+    ) throws -> ReplayResult {
+        let feedID = try store.requireFeed(named: feed)
+        let backend = try StoreBackend(store: store, feed: feedID, insertPreset: insertPreset, seed: options.seed)
+        let session = try ReplaySession(
+            trace: trace, layout: try layout.makeLayout(), layoutDescription: layout.summary, backend: backend,
+            options: options, axis: layout.scrollAxis)
+        return try session.run()
+    }
+}

@@ -1,0 +1,78 @@
+import FeedLayout
+import FeedReplay
+import FeedStore
+import Foundation
+
+/// `feedsim replay`: the main job — a recorded scroll session against a seeded feed.
+let replayCommand = Command(
+    name: "replay",
+    summary: "Replay a scroll trace against a feed on a virtual clock and report what a person would have seen.",
+    usage: """
+        replay --db PATH --trace FILE [--trace-format F] [--feed NAME] [--kind K and layout options]
+                      [--ranges PRESET] [--page-size N] [--prefetch D] [--latency M] [--faults F] [--seed S]
+                      [--json | --report FILE] [--timeline FILE]
+        """,
+    options: [
+        OptionSpec("--db", .value, "PATH", help: "SQLite database made by `feedsim seed` or `feedsim import`."),
+        OptionSpec("--trace", .value, "FILE", help: "The scroll trace to replay."),
+        OptionSpec(
+            "--trace-format", .value, "F",
+            help: "jsonl (canonical, default) | evemu | chrome | touch-csv | rrweb: imported on the fly."),
+        OptionSpec("--feed", .value, "NAME", help: "Feed to replay against (default home)."),
+        OptionSpec("--insert-preset", .value, "NAME", help: "Preset for rows written by the trace's insert events (default mixed)."),
+        OptionSpec("--json", .flag, help: "Print the JSON report on stdout instead of the summary."),
+        OptionSpec("--report", .value, "FILE", help: "Also write the JSON report to FILE."),
+        OptionSpec("--timeline", .value, "FILE", help: "Write one CSV row per frame to FILE."),
+    ] + LayoutOptions.specs + ReplayOptionsParsing.specs,
+    run: { arguments in
+        let dbPath = try arguments.required("--db")
+        let tracePath = try arguments.required("--trace")
+        if !arguments.positionals.isEmpty { throw UsageError("unexpected argument '\(arguments.positionals[0])'") }
+        var options = try ReplayOptionsParsing.options(from: arguments)
+        options.keepTimeline = arguments.value("--timeline") != nil
+        let layout = try LayoutOptions.configuration(from: arguments, defaultKind: .grid)
+        let trace = try loadTrace(path: tracePath, format: arguments.value("--trace-format"))
+        let store = try openExistingStore(path: dbPath)
+        let preset = try Preset.named(arguments.value("--insert-preset") ?? "mixed")
+        let result = try ReplaySession.run(
+            trace: trace, store: store, feed: arguments.value("--feed") ?? "home", layout: layout, options: options,
+            insertPreset: preset)
+        try writeReplayOutputs(result, arguments: arguments)
+        return result.report.violations.isEmpty ? 0 : 2
+    }
+)
+
+/// Reads a trace in any supported format. - Throws: ``CommandFailure`` for an unknown format;
+/// ``TraceError`` naming the file, line and field for malformed input.
+func loadTrace(path: String, format: String?) throws -> Trace {
+    let name = format ?? "jsonl"
+    guard let traceFormat = TraceFormat(rawValue: name) else {
+        throw CommandFailure("--trace-format: unknown format '\(name)' (jsonl, evemu, chrome, touch-csv, rrweb)")
+    }
+    guard FileManager.default.fileExists(atPath: path) else { throw CommandFailure("\(path): no such file") }
+    return try traceFormat.load(contentsOf: path)
+}
+
+/// Opens a database that must already exist (replaying against a fresh empty file is a mistake).
+func openExistingStore(path: String) throws -> ItemStore {
+    guard FileManager.default.fileExists(atPath: path) else {
+        throw CommandFailure("\(path): no such database (create one with `feedsim seed --db \(path) ...`)")
+    }
+    return try ItemStore(path: path)
+}
+
+/// Prints the summary or JSON and writes `--report` and `--timeline` files.
+func writeReplayOutputs(_ result: ReplayResult, arguments: ParsedArguments) throws {
+    let json = try result.report.jsonData()
+    if let reportPath = arguments.value("--report") {
+        try json.write(to: URL(fileURLWithPath: reportPath), options: .atomic)
+    }
+    if let timelinePath = arguments.value("--timeline"), let csv = result.timelineCSV {
+        try Data(csv.utf8).write(to: URL(fileURLWithPath: timelinePath), options: .atomic)
+    }
+    if arguments.flag("--json") {
+        FileHandle.standardOutput.write(json + Data("\n".utf8))
+    } else {
+        print(result.report.textSummary, terminator: "")
+    }
+}

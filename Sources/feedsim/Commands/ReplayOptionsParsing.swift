@@ -1,0 +1,85 @@
+import FeedEngine
+import FeedReplay
+import Foundation
+
+/// The replay options shared by `feedsim replay`, `feedsim demo` and `feedsim load`: page size,
+/// prefetch distance, ranges, physics, latency, faults, costs and seed, as a ``ReplayOptions``.
+enum ReplayOptionsParsing {
+    static let specs: [OptionSpec] = [
+        OptionSpec("--page-size", .value, "N", help: "Items per page (default 20)."),
+        OptionSpec("--initial-pages", .value, "N", help: "Pages loaded by Init (default 3, as Paging 3)."),
+        OptionSpec(
+            "--prefetch", .value, "D",
+            help: "More fires this close to the end: items:N | points:P | screens:S (default items:<page size>)."),
+        OptionSpec("--max-loaded", .value, "N", help: "Page dropping: keep at most N items loaded (default off)."),
+        OptionSpec(
+            "--ranges", .value, "PRESET",
+            help: "Cell and row ranges: " + RangeConfiguration.presetNames.joined(separator: "|") + " (default uikit)."),
+        OptionSpec("--scroll", .value, "PHYSICS", help: "Fling physics: uikit | android (default uikit)."),
+        OptionSpec(
+            "--latency", .value, "MODEL",
+            help: "Backend latency: fixed:MS | uniform:MIN,MAX | lognormal:MEDIAN,SIGMA | table:P=MS,... (default lognormal:120,0.5)."),
+        OptionSpec(
+            "--faults", .value, "SPEC", help: "Failures: error=P,timeout=P,timeout-ms=MS,outage=START-END (default none)."),
+        OptionSpec("--costs", .value, "SPEC", help: "Frame costs in ms: base=,layout=,create=,reuse=,bind= (default 2,3,6,1.5,1)."),
+        OptionSpec("--seed", .value, "S", help: "Seed of every random draw (default 1)."),
+    ]
+
+    /// - Throws: ``CommandFailure`` naming the option whose value is malformed.
+    static func options(from arguments: ParsedArguments) throws -> ReplayOptions {
+        let pageSize = try arguments.int("--page-size", default: 20, in: 1...10_000)!
+        let initialPages = try arguments.int("--initial-pages", default: 3, in: 1...100)!
+        var prefetch: FeedController.PrefetchDistance?
+        if let text = arguments.value("--prefetch") {
+            prefetch = try parsePrefetch(text)
+        }
+        let maxLoaded = try arguments.int("--max-loaded", in: 1...Int.max)
+        let controller = FeedController.Configuration(
+            pageSize: pageSize, initialLoadPages: initialPages, prefetchDistance: prefetch, maxLoadedItems: maxLoaded)
+        do { try controller.validate() } catch { throw CommandFailure("\(error)") }
+        let rangesName = arguments.value("--ranges") ?? "uikit"
+        guard var ranges = RangeConfiguration.preset(named: rangesName) else {
+            throw CommandFailure(
+                "--ranges: unknown preset '\(rangesName)' (\(RangeConfiguration.presetNames.joined(separator: ", ")))")
+        }
+        if rangesName == "paging3" { ranges = .paging3(pageSize: pageSize) }
+        let scroll: ScrollModel.Configuration
+        switch arguments.value("--scroll") ?? "uikit" {
+        case "uikit": scroll = .uikit
+        case "android": scroll = .android
+        case let other: throw CommandFailure("--scroll: expected uikit or android, got '\(other)'")
+        }
+        do {
+            return ReplayOptions(
+                controller: controller, ranges: ranges, scroll: scroll,
+                latency: try LatencyModel.parse(arguments.value("--latency") ?? "lognormal:120,0.5"),
+                faults: try FaultModel.parse(arguments.value("--faults") ?? "none"),
+                costs: try arguments.value("--costs").map(CostModel.parse) ?? CostModel(),
+                seed: try seed(arguments))
+        } catch let error as ModelParseError {
+            throw CommandFailure(error.description)
+        }
+    }
+
+    /// `--seed`, an unsigned 64-bit integer (default 1).
+    static func seed(_ arguments: ParsedArguments) throws -> UInt64 {
+        guard let text = arguments.value("--seed") else { return 1 }
+        guard let seed = UInt64(text) else { throw CommandFailure("--seed: expected an unsigned 64-bit integer, got '\(text)'") }
+        return seed
+    }
+
+    static func parsePrefetch(_ text: String) throws -> FeedController.PrefetchDistance {
+        let parts = text.split(separator: ":", maxSplits: 1).map(String.init)
+        guard parts.count == 2, let value = Double(parts[1]), value.isFinite, value >= 0 else {
+            throw CommandFailure("--prefetch: expected items:N, points:P or screens:S, got '\(text)'")
+        }
+        switch parts[0] {
+        case "items":
+            guard value == value.rounded() else { throw CommandFailure("--prefetch: items must be a whole number") }
+            return .items(Int(value))
+        case "points": return .points(value)
+        case "screens", "screenfuls": return .screenfuls(value)
+        default: throw CommandFailure("--prefetch: expected items:N, points:P or screens:S, got '\(text)'")
+        }
+    }
+}
