@@ -86,7 +86,7 @@ public enum ItemImporter {
                 return value
             case let number as NSNumber:
                 let double = number.doubleValue
-                guard !(number is Bool), double.rounded() == double, abs(double) < 9.0e15 else {
+                guard !number.isJSONBoolean, double.rounded() == double, abs(double) < 9.0e15 else {
                     throw fail(key, "expected an integer, got \(number)")
                 }
                 return number.int64Value
@@ -97,7 +97,7 @@ public enum ItemImporter {
             let value: Double?
             switch fields[key] {
             case let text as String: value = Double(text.trimmingCharacters(in: .whitespaces))
-            case let number as NSNumber where !(number is Bool): value = number.doubleValue
+            case let number as NSNumber where !number.isJSONBoolean: value = number.doubleValue
             default: value = nil
             }
             guard let value, value.isFinite, value >= 0 else { throw fail(key, "expected a size ≥ 0 in points") }
@@ -174,5 +174,13 @@ public enum ItemImporter {
             items.append(try makeItem(fields, file: file, location: "line \(record.line)"))
         }
         return items
+    }
+}
+
+extension NSNumber {
+    /// Whether JSONSerialization made this number from `true` or `false` (`objCType` "c"), so a
+    /// boolean is not taken for 0 or 1. (`number is Bool` is true for any 0 or 1.)
+    var isJSONBoolean: Bool {
+        String(cString: objCType) == "c"
     }
 }

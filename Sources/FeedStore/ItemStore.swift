@@ -132,15 +132,30 @@ public final class ItemStore {
     /// - Complexity: O(n log N) for n items into a store of N.
     @discardableResult
     public func insert(items: [NewItem], feed: FeedID) throws -> [Int64] {
+        try connection.transaction { try insertWithoutTransaction(items, feed: feed) }
+    }
+
+    /// Creates the feed `name` when missing and inserts `items` into it, in one transaction: when
+    /// an item fails, neither the feed nor any item is written.
+    /// - Returns: the feed and the id of each item, in order.
+    /// - Throws: as ``insert(items:feed:)``.
+    /// - Complexity: O(n log N).
+    @discardableResult
+    public func insert(items: [NewItem], feedNamed name: String) throws -> (feed: FeedID, ids: [Int64]) {
         try connection.transaction {
-            let statement = try connection.cachedStatement(Self.insertSQL)
-            var ids: [Int64] = []
-            ids.reserveCapacity(items.count)
-            for item in items {
-                ids.append(try insertOne(item, feed: feed, using: statement))
-            }
-            return ids
+            let feed = try createFeed(named: name)
+            return (feed, try insertWithoutTransaction(items, feed: feed))
         }
+    }
+
+    private func insertWithoutTransaction(_ items: [NewItem], feed: FeedID) throws -> [Int64] {
+        let statement = try connection.cachedStatement(Self.insertSQL)
+        var ids: [Int64] = []
+        ids.reserveCapacity(items.count)
+        for item in items {
+            ids.append(try insertOne(item, feed: feed, using: statement))
+        }
+        return ids
     }
 
     /// Binds, steps and resets the prepared INSERT for one item (inside a caller's transaction).

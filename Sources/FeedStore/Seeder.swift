@@ -27,24 +27,43 @@ public enum Seeder {
         _ store: ItemStore, feed: FeedID, generator: inout ItemGenerator, count: Int,
         progress: ((Int) -> Void)? = nil
     ) throws -> SeedSummary {
-        precondition(count >= 0, "count must be ≥ 0")
-        return try store.writeTransaction {
-            let statement = try store.connection.cachedStatement(ItemStore.insertSQL)
-            var summary = SeedSummary(items: 0)
-            for index in 0..<count {
-                let item = generator.next()
-                let id = try store.insertOne(item, feed: feed, using: statement)
-                if index == 0 {
-                    summary.firstID = id
-                    summary.oldestPublishedAt = item.publishedAt
-                }
-                summary.lastID = id
-                summary.newestPublishedAt = item.publishedAt
-                summary.items += 1
-                if let progress, summary.items % progressInterval == 0 { progress(summary.items) }
-            }
-            progress?(summary.items)
-            return summary
+        try store.writeTransaction {
+            try seedWithoutTransaction(store, feed: feed, generator: &generator, count: count, progress: progress)
         }
+    }
+
+    /// As ``seed(_:feed:generator:count:progress:)``, creating the feed `name` when missing inside
+    /// the same transaction (an interrupted run leaves neither feed nor items).
+    @discardableResult
+    public static func seed(
+        _ store: ItemStore, feedNamed name: String, generator: inout ItemGenerator, count: Int,
+        progress: ((Int) -> Void)? = nil
+    ) throws -> SeedSummary {
+        try store.writeTransaction {
+            let feed = try store.createFeed(named: name)
+            return try seedWithoutTransaction(store, feed: feed, generator: &generator, count: count, progress: progress)
+        }
+    }
+
+    private static func seedWithoutTransaction(
+        _ store: ItemStore, feed: FeedID, generator: inout ItemGenerator, count: Int, progress: ((Int) -> Void)?
+    ) throws -> SeedSummary {
+        precondition(count >= 0, "count must be ≥ 0")
+        let statement = try store.connection.cachedStatement(ItemStore.insertSQL)
+        var summary = SeedSummary(items: 0)
+        for index in 0..<count {
+            let item = generator.next()
+            let id = try store.insertOne(item, feed: feed, using: statement)
+            if index == 0 {
+                summary.firstID = id
+                summary.oldestPublishedAt = item.publishedAt
+            }
+            summary.lastID = id
+            summary.newestPublishedAt = item.publishedAt
+            summary.items += 1
+            if let progress, summary.items % progressInterval == 0 { progress(summary.items) }
+        }
+        progress?(summary.items)
+        return summary
     }
 }

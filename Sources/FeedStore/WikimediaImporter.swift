@@ -73,7 +73,7 @@ public enum WikimediaImporter {
             ImportError(file: file, location: location, field: field, reason: reason)
         }
         guard let page = value as? [String: Any] else { throw fail("", "expected an object") }
-        guard let idNumber = page["pageid"] as? NSNumber, !(idNumber is Bool),
+        guard let idNumber = page["pageid"] as? NSNumber, !idNumber.isJSONBoolean,
             idNumber.doubleValue == idNumber.doubleValue.rounded(), idNumber.int64Value > 0
         else { throw fail("pageid", "missing or not a positive integer") }
         guard let stamp = page["timestamp"] as? String else { throw fail("timestamp", "missing") }
