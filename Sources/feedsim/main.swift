@@ -6,6 +6,7 @@ let commands: [Command] = [
     importCommand,
     pageCommand,
     statsCommand,
+    benchStoreCommand,
 ]
 
 /// The one place that decides what reaches stderr and the exit code:
