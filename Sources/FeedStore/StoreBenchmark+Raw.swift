@@ -15,6 +15,10 @@ enum RawSQLite {
         }
     }
 
+    static func close(_ db: OpaquePointer) {
+        sqlite3_close_v2(db)
+    }
+
     static func open(_ path: String) throws -> OpaquePointer {
         var db: OpaquePointer?
         try check(sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nil), db, "open")
@@ -77,9 +81,7 @@ enum RawSQLite {
     /// Walks the whole feed in `after` pages of `limit`, with the same two queries per page as
     /// ``ItemStore/after(_:feed:limit:)`` (page of limit + 1, then "any newer?").
     /// - Returns: pages and items read.
-    static func walk(path: String, feed: Int64, limit: Int) throws -> (pages: Int, items: Int) {
-        let db = try open(path)
-        defer { sqlite3_close_v2(db) }
+    static func walk(db: OpaquePointer, feed: Int64, limit: Int) throws -> (pages: Int, items: Int) {
         let newest = try prepare(db, ItemStore.newestSQL)
         let after = try prepare(db, ItemStore.afterSQL)
         let newer = try prepare(db, ItemStore.newerExistsSQL)
@@ -128,9 +130,7 @@ enum RawSQLite {
     /// Fetches rows for `batches` of ids with one `IN (?, ...)` statement per batch, returning
     /// them in the requested order (the same work as ``ItemStore/rows(ids:)``).
     /// - Returns: rows found.
-    static func rows(path: String, batches: [[Int64]]) throws -> Int {
-        let db = try open(path)
-        defer { sqlite3_close_v2(db) }
+    static func rows(db: OpaquePointer, batches: [[Int64]]) throws -> Int {
         var statements: [Int: OpaquePointer] = [:]
         defer { statements.values.forEach { sqlite3_finalize($0) } }
         var found = 0

@@ -8,8 +8,8 @@ import Foundation
 /// 1. seeding: generate and insert in one transaction (rows/s);
 /// 2. walking the whole feed with `after` pages of 50 (µs per page);
 /// 3. rows by id in batches of 50, every id once in a seeded random order (µs per batch).
-/// Walks and row fetches run `repetitions` times, alternating API and raw, and keep the fastest
-/// run of each (the usual way to filter out noise from other processes).
+/// Seeding runs twice per side and walks and row fetches `repetitions` times, alternating API and
+/// raw, keeping the fastest run of each (to filter out noise from other processes).
 public enum StoreBenchmark {
     /// One measure: the API's figure, the raw loop's, and their time ratio.
     public struct Measure: Codable, Hashable, Sendable {
@@ -60,15 +60,31 @@ public enum StoreBenchmark {
         let schema = try String(
             contentsOf: try ProjectResources.schemaDirectory().appendingPathComponent("001_initial.sql"), encoding: .utf8)
 
-        progress("seeding \(count) items with the raw C API")
-        var rawGenerator = ItemGenerator(preset: preset, seed: 1)
-        let rawSeed = try time { try RawSQLite.seed(path: rawPath, schema: schema, generator: &rawGenerator, count: count) }
-        progress("seeding \(count) items with ItemStore + Seeder")
-        var apiGenerator = ItemGenerator(preset: preset, seed: 1)
-        let store = try ItemStore(path: apiPath)
-        let apiSeed = try time {
-            try Seeder.seed(store, feedNamed: "home", generator: &apiGenerator, count: count)
+        // Seeding runs twice per side, alternating (API, raw, API, raw), each into a fresh file;
+        // the faster run counts, so neither side gains from going second. The last files stay for
+        // the read measures.
+        var rawSeed = Double.infinity
+        var apiSeed = Double.infinity
+        var store: ItemStore?
+        for round in 1...2 {
+            for path in [apiPath, rawPath] {
+                for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+            }
+            progress("seeding \(count) items with ItemStore + Seeder (round \(round) of 2)")
+            store = nil
+            let apiStore = try ItemStore(path: apiPath)
+            var apiGenerator = ItemGenerator(preset: preset, seed: 1)
+            apiSeed = min(apiSeed, try time {
+                try Seeder.seed(apiStore, feedNamed: "home", generator: &apiGenerator, count: count)
+            })
+            store = apiStore
+            progress("seeding \(count) items with the raw C API (round \(round) of 2)")
+            var rawGenerator = ItemGenerator(preset: preset, seed: 1)
+            rawSeed = min(rawSeed, try time {
+                try RawSQLite.seed(path: rawPath, schema: schema, generator: &rawGenerator, count: count)
+            })
         }
+        guard let store else { preconditionFailure("seeded above") }
         let feed = try store.requireFeed(named: "home")
 
         var random = SplitMix64(seed: 2)
@@ -76,6 +92,9 @@ public enum StoreBenchmark {
         ids.shuffle(using: &random)
         let batches = stride(from: 0, to: ids.count, by: batchSize).map { Array(ids[$0..<min($0 + batchSize, ids.count)]) }
 
+        // Both sides read through one connection opened before the rounds (warm caches alike).
+        let rawDB = try RawSQLite.open(rawPath)
+        defer { RawSQLite.close(rawDB) }
         var walkAPI = Double.infinity, walkRaw = Double.infinity
         var rowsAPI = Double.infinity, rowsRaw = Double.infinity
         var pages = 0
@@ -84,7 +103,7 @@ public enum StoreBenchmark {
             var apiPages = 0, apiItems = 0
             walkAPI = min(walkAPI, try time { (apiPages, apiItems) = try walk(store.pages(feed: feed), limit: pageSize) })
             var raw = (pages: 0, items: 0)
-            walkRaw = min(walkRaw, try time { raw = try RawSQLite.walk(path: rawPath, feed: feed.rawValue, limit: pageSize) })
+            walkRaw = min(walkRaw, try time { raw = try RawSQLite.walk(db: rawDB, feed: feed.rawValue, limit: pageSize) })
             guard apiItems == count, raw.items == count, apiPages == raw.pages else {
                 throw StoreError.resource(
                     path: directory.path, reason: "benchmark walks disagree: API \(apiPages) pages / \(apiItems) items, "
@@ -93,7 +112,7 @@ public enum StoreBenchmark {
             pages = apiPages
             var apiRows = 0, rawRows = 0
             rowsAPI = min(rowsAPI, try time { for batch in batches { apiRows += try store.rows(ids: batch).rows.count } })
-            rowsRaw = min(rowsRaw, try time { rawRows = try RawSQLite.rows(path: rawPath, batches: batches) })
+            rowsRaw = min(rowsRaw, try time { rawRows = try RawSQLite.rows(db: rawDB, batches: batches) })
             guard apiRows == count, rawRows == count else {
                 throw StoreError.resource(path: directory.path, reason: "benchmark row fetches disagree: API \(apiRows), raw \(rawRows)")
             }
