@@ -15,7 +15,9 @@ extension Cursor {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(16)
         for value in [UInt64(bitPattern: publishedAt), UInt64(bitPattern: id)] {
-            for shift in stride(from: 56, through: 0, by: -8) { bytes.append(UInt8(truncatingIfNeeded: value >> shift)) }
+            for shift in stride(from: 56, through: 0, by: -8) {
+                bytes.append(UInt8(truncatingIfNeeded: value >> shift))
+            }
         }
         return "v1." + Self.base64URL(bytes)
     }

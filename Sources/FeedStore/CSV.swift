@@ -66,7 +66,8 @@ enum CSVReader {
             }
         }
         if inQuotes {
-            throw ImportError(file: file, location: "line \(recordLine)", field: "", reason: "unterminated quoted field")
+            throw ImportError(
+                file: file, location: "line \(recordLine)", field: "", reason: "unterminated quoted field")
         }
         if !field.isEmpty || !fields.isEmpty || quotedField {
             endField()

@@ -56,7 +56,9 @@ public struct ItemGenerator: Sendable {
         if let ratios = spec.aspectRatios {
             height = (spec.width / ratios[pick(ratioWeights[kindIndex])].value).rounded()
         } else if let distribution = spec.height {
-            height = Swift.min(distribution.max, Swift.max(distribution.min, (distribution.median * exp(distribution.sigma * normal())).rounded()))
+            height = Swift.min(
+                distribution.max,
+                Swift.max(distribution.min, (distribution.median * exp(distribution.sigma * normal())).rounded()))
         } else {
             preconditionFailure("validated preset has aspect ratios or a height distribution")
         }

@@ -155,7 +155,9 @@ extension Preset {
                     }
                 }
             case (nil, let height?):
-                guard height.median > 0, height.median.isFinite else { throw fail("\(at).height.median", "must be > 0") }
+                guard height.median > 0, height.median.isFinite else {
+                    throw fail("\(at).height.median", "must be > 0")
+                }
                 guard height.sigma >= 0, height.sigma.isFinite else { throw fail("\(at).height.sigma", "must be ≥ 0") }
                 guard height.min > 0, height.min <= height.max, height.max.isFinite else {
                     throw fail("\(at).height", "needs 0 < min ≤ max")

@@ -41,7 +41,8 @@ public enum Seeder {
     ) throws -> SeedSummary {
         try store.writeTransaction {
             let feed = try store.createFeed(named: name)
-            return try seedWithoutTransaction(store, feed: feed, generator: &generator, count: count, progress: progress)
+            return try seedWithoutTransaction(
+                store, feed: feed, generator: &generator, count: count, progress: progress)
         }
     }
 

@@ -1,5 +1,5 @@
-internal import FeedSimSQLite
 import FeedModel
+internal import FeedSimSQLite
 import Foundation
 
 /// The baseline of `feedsim bench store`: the same work as the store's API, written as a minimal
@@ -21,9 +21,14 @@ enum RawSQLite {
 
     static func open(_ path: String) throws -> OpaquePointer {
         var db: OpaquePointer?
-        try check(sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nil), db, "open")
+        try check(
+            sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nil), db,
+            "open")
         guard let db else { throw Failure(description: "raw baseline: open returned no handle") }
-        try check(sqlite3_exec(db, "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON", nil, nil, nil), db, "pragmas")
+        try check(
+            sqlite3_exec(
+                db, "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON", nil, nil, nil),
+            db, "pragmas")
         return db
     }
 
@@ -49,7 +54,9 @@ enum RawSQLite {
 
     static func columnText(_ statement: OpaquePointer, _ column: Int32) -> String {
         guard let bytes = sqlite3_column_text(statement, column) else { return "" }
-        return String(decoding: UnsafeBufferPointer(start: bytes, count: Int(sqlite3_column_bytes(statement, column))), as: UTF8.self)
+        return String(
+            decoding: UnsafeBufferPointer(start: bytes, count: Int(sqlite3_column_bytes(statement, column))),
+            as: UTF8.self)
     }
 
     /// Creates the schema on a fresh file and inserts `count` generated items in one transaction.
@@ -85,7 +92,9 @@ enum RawSQLite {
         let newest = try prepare(db, ItemStore.newestSQL)
         let after = try prepare(db, ItemStore.afterSQL)
         let newer = try prepare(db, ItemStore.newerExistsSQL)
-        defer { [newest, after, newer].forEach { sqlite3_finalize($0) } }
+        defer {
+            for statement in [newest, after, newer] { sqlite3_finalize(statement) }
+        }
         func read(_ statement: OpaquePointer) throws -> [Item] {
             var items: [Item] = []
             var code = sqlite3_step(statement)
@@ -132,7 +141,9 @@ enum RawSQLite {
     /// - Returns: rows found.
     static func rows(db: OpaquePointer, batches: [[Int64]]) throws -> Int {
         var statements: [Int: OpaquePointer] = [:]
-        defer { statements.values.forEach { sqlite3_finalize($0) } }
+        defer {
+            for statement in statements.values { sqlite3_finalize(statement) }
+        }
         var found = 0
         for ids in batches {
             let statement: OpaquePointer

@@ -58,7 +58,8 @@ public enum StoreBenchmark {
         let rawPath = directory.appendingPathComponent("raw.sqlite").path
         let preset = try Preset.named("mixed")
         let schema = try String(
-            contentsOf: try ProjectResources.schemaDirectory().appendingPathComponent("001_initial.sql"), encoding: .utf8)
+            contentsOf: try ProjectResources.schemaDirectory().appendingPathComponent("001_initial.sql"),
+            encoding: .utf8)
 
         // Seeding runs twice per side, alternating (API, raw, API, raw), each into a fresh file;
         // the faster run counts, so neither side gains from going second. The last files stay for
@@ -74,15 +75,19 @@ public enum StoreBenchmark {
             store = nil
             let apiStore = try ItemStore(path: apiPath)
             var apiGenerator = ItemGenerator(preset: preset, seed: 1)
-            apiSeed = min(apiSeed, try time {
-                try Seeder.seed(apiStore, feedNamed: "home", generator: &apiGenerator, count: count)
-            })
+            apiSeed = min(
+                apiSeed,
+                try time {
+                    try Seeder.seed(apiStore, feedNamed: "home", generator: &apiGenerator, count: count)
+                })
             store = apiStore
             progress("seeding \(count) items with the raw C API (round \(round) of 2)")
             var rawGenerator = ItemGenerator(preset: preset, seed: 1)
-            rawSeed = min(rawSeed, try time {
-                try RawSQLite.seed(path: rawPath, schema: schema, generator: &rawGenerator, count: count)
-            })
+            rawSeed = min(
+                rawSeed,
+                try time {
+                    try RawSQLite.seed(path: rawPath, schema: schema, generator: &rawGenerator, count: count)
+                })
         }
         guard let store else { preconditionFailure("seeded above") }
         let feed = try store.requireFeed(named: "home")
@@ -90,31 +95,42 @@ public enum StoreBenchmark {
         var random = SplitMix64(seed: 2)
         var ids = (1...Int64(count)).map { $0 }
         ids.shuffle(using: &random)
-        let batches = stride(from: 0, to: ids.count, by: batchSize).map { Array(ids[$0..<min($0 + batchSize, ids.count)]) }
+        let batches = stride(from: 0, to: ids.count, by: batchSize).map {
+            Array(ids[$0..<min($0 + batchSize, ids.count)])
+        }
 
         // Both sides read through one connection opened before the rounds (warm caches alike).
         let rawDB = try RawSQLite.open(rawPath)
         defer { RawSQLite.close(rawDB) }
-        var walkAPI = Double.infinity, walkRaw = Double.infinity
-        var rowsAPI = Double.infinity, rowsRaw = Double.infinity
+        var walkAPI = Double.infinity
+        var walkRaw = Double.infinity
+        var rowsAPI = Double.infinity
+        var rowsRaw = Double.infinity
         var pages = 0
         for round in 1...repetitions {
             progress("walk and rows, round \(round) of \(repetitions)")
-            var apiPages = 0, apiItems = 0
-            walkAPI = min(walkAPI, try time { (apiPages, apiItems) = try walk(store.pages(feed: feed), limit: pageSize) })
+            var apiPages = 0
+            var apiItems = 0
+            walkAPI = min(
+                walkAPI, try time { (apiPages, apiItems) = try walk(store.pages(feed: feed), limit: pageSize) })
             var raw = (pages: 0, items: 0)
-            walkRaw = min(walkRaw, try time { raw = try RawSQLite.walk(db: rawDB, feed: feed.rawValue, limit: pageSize) })
+            walkRaw = min(
+                walkRaw, try time { raw = try RawSQLite.walk(db: rawDB, feed: feed.rawValue, limit: pageSize) })
             guard apiItems == count, raw.items == count, apiPages == raw.pages else {
                 throw StoreError.resource(
-                    path: directory.path, reason: "benchmark walks disagree: API \(apiPages) pages / \(apiItems) items, "
+                    path: directory.path,
+                    reason: "benchmark walks disagree: API \(apiPages) pages / \(apiItems) items, "
                         + "raw \(raw.pages) / \(raw.items), expected \(count) items")
             }
             pages = apiPages
-            var apiRows = 0, rawRows = 0
-            rowsAPI = min(rowsAPI, try time { for batch in batches { apiRows += try store.rows(ids: batch).rows.count } })
+            var apiRows = 0
+            var rawRows = 0
+            rowsAPI = min(
+                rowsAPI, try time { for batch in batches { apiRows += try store.rows(ids: batch).rows.count } })
             rowsRaw = min(rowsRaw, try time { rawRows = try RawSQLite.rows(db: rawDB, batches: batches) })
             guard apiRows == count, rawRows == count else {
-                throw StoreError.resource(path: directory.path, reason: "benchmark row fetches disagree: API \(apiRows), raw \(rawRows)")
+                throw StoreError.resource(
+                    path: directory.path, reason: "benchmark row fetches disagree: API \(apiRows), raw \(rawRows)")
             }
         }
         let perPage = 1e6 / Double(pages)
@@ -122,9 +138,15 @@ public enum StoreBenchmark {
         return Report(
             items: count, pageSize: pageSize, batchSize: batchSize,
             measures: [
-                Measure(name: "seed", unit: "rows/s", api: Double(count) / apiSeed, raw: Double(count) / rawSeed, ratio: apiSeed / rawSeed),
-                Measure(name: "walk after", unit: "µs/page", api: walkAPI * perPage, raw: walkRaw * perPage, ratio: walkAPI / walkRaw),
-                Measure(name: "rows by id", unit: "µs/batch", api: rowsAPI * perBatch, raw: rowsRaw * perBatch, ratio: rowsAPI / rowsRaw),
+                Measure(
+                    name: "seed", unit: "rows/s", api: Double(count) / apiSeed, raw: Double(count) / rawSeed,
+                    ratio: apiSeed / rawSeed),
+                Measure(
+                    name: "walk after", unit: "µs/page", api: walkAPI * perPage, raw: walkRaw * perPage,
+                    ratio: walkAPI / walkRaw),
+                Measure(
+                    name: "rows by id", unit: "µs/batch", api: rowsAPI * perBatch, raw: rowsRaw * perBatch,
+                    ratio: rowsAPI / rowsRaw),
             ])
     }
 

@@ -46,7 +46,9 @@ public enum WikimediaImporter {
         guard !present.isEmpty else {
             throw ImportError(
                 file: file, location: "", field: "",
-                reason: "not a Wikimedia feed response (expected 'articles' or sections \(sections.joined(separator: ", ")))")
+                reason:
+                    "not a Wikimedia feed response (expected 'articles' or sections \(sections.joined(separator: ", ")))"
+            )
         }
         for section in present {
             guard let entries = root[section] as? [Any] else {
@@ -80,7 +82,8 @@ public enum WikimediaImporter {
         guard let publishedAt = Timestamp.milliseconds(iso8601: stamp) else {
             throw fail("timestamp", "expected ISO 8601 time, got '\(stamp)'")
         }
-        let title = (page["displaytitle"] as? String) ?? (page["normalizedtitle"] as? String)
+        let title =
+            (page["displaytitle"] as? String) ?? (page["normalizedtitle"] as? String)
             ?? (page["title"] as? String)
         guard let title else { throw fail("displaytitle", "missing") }
         var width = textCardSize.width

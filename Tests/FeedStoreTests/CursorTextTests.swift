@@ -24,7 +24,10 @@ import Testing
         }
     }
 
-    @Test(arguments: ["", "v2.AAAAAAAAAAEAAAAAAAAAAg", "v1.AAAA", "v1.AAAAAAAAAAEAAAAAAAAAAg==", "v1.AAAAAAAAAAEAAAAAAAAAAh", "1767225600000:5"])
+    @Test(arguments: [
+        "", "v2.AAAAAAAAAAEAAAAAAAAAAg", "v1.AAAA", "v1.AAAAAAAAAAEAAAAAAAAAAg==", "v1.AAAAAAAAAAEAAAAAAAAAAh",
+        "1767225600000:5",
+    ])
     func malformedTextIsAClearError(text: String) {
         let error = #expect(throws: CursorTextError.self) { try Cursor(text: text) }
         #expect(error?.description.hasPrefix("malformed cursor '\(text)'") == true)

@@ -13,22 +13,31 @@ import Testing
             lines",bo,
             """#
         let items = try ItemImporter.parse(Data(csv.utf8), format: .csv, file: "x.csv")
-        #expect(items == [
-            NewItem(id: 1, publishedAt: 1000, kind: "photo", width: 1080, height: 1350, title: "Hello, \"world\"", author: "ana", payload: "{\"a\":1}"),
-            NewItem(id: nil, publishedAt: 2000, kind: "text", width: 390, height: 120, title: "two\nlines", author: "bo"),
-        ])
+        #expect(
+            items == [
+                NewItem(
+                    id: 1, publishedAt: 1000, kind: "photo", width: 1080, height: 1350, title: "Hello, \"world\"",
+                    author: "ana", payload: "{\"a\":1}"),
+                NewItem(
+                    id: nil, publishedAt: 2000, kind: "text", width: 390, height: 120, title: "two\nlines", author: "bo"
+                ),
+            ])
     }
 
     @Test func csvErrorNamesTheLineAndField() throws {
         // Line 3 is the second data row; its height is not a number.
         let csv = "published_at,kind,width,height\n1,a,1,1\n2,a,1,tall\n"
-        #expect(throws: ImportError(file: "f.csv", location: "line 3", field: "height", reason: "expected a size ≥ 0 in points")) {
+        #expect(
+            throws: ImportError(
+                file: "f.csv", location: "line 3", field: "height", reason: "expected a size ≥ 0 in points")
+        ) {
             try ItemImporter.parse(Data(csv.utf8), format: .csv, file: "f.csv")
         }
         #expect(throws: ImportError(file: "f.csv", location: "line 1", field: "width", reason: "missing column")) {
             try ItemImporter.parse(Data("published_at,kind,height\n".utf8), format: .csv, file: "f.csv")
         }
-        #expect(throws: ImportError(file: "f.csv", location: "line 2", field: "", reason: "expected 4 fields, found 3")) {
+        #expect(throws: ImportError(file: "f.csv", location: "line 2", field: "", reason: "expected 4 fields, found 3"))
+        {
             try ItemImporter.parse(Data("published_at,kind,width,height\n1,a,1\n".utf8), format: .csv, file: "f.csv")
         }
     }
@@ -39,11 +48,15 @@ import Testing
         #expect(items == [NewItem(id: 5, publishedAt: 10, kind: "a", width: 1, height: 2, payload: #"{"a":2,"z":1}"#)])
 
         let bad = good + "\n" + #"{"published_at": 1.5, "kind": "a", "width": 1, "height": 2}"#
-        #expect(throws: ImportError(file: "a.jsonl", location: "line 2", field: "published_at", reason: "expected an integer, got 1.5")) {
+        #expect(
+            throws: ImportError(
+                file: "a.jsonl", location: "line 2", field: "published_at", reason: "expected an integer, got 1.5")
+        ) {
             try ItemImporter.parse(Data(bad.utf8), format: .jsonl, file: "a.jsonl")
         }
         #expect(throws: ImportError(file: "a.jsonl", location: "line 1", field: "kind", reason: "missing")) {
-            try ItemImporter.parse(Data(#"{"published_at": 1, "width": 1, "height": 2}"#.utf8), format: .jsonl, file: "a.jsonl")
+            try ItemImporter.parse(
+                Data(#"{"published_at": 1, "width": 1, "height": 2}"#.utf8), format: .jsonl, file: "a.jsonl")
         }
     }
 
@@ -63,19 +76,21 @@ import Testing
         func walk(_ value: Any) {
             if let object = value as? [String: Any] {
                 if let id = object["pageid"] as? NSNumber { ids.insert(id.int64Value) }
-                object.values.forEach(walk)
+                for child in object.values { walk(child) }
             } else if let array = value as? [Any] {
-                array.forEach(walk)
+                for child in array { walk(child) }
             }
         }
         walk(try JSONSerialization.jsonObject(with: Data(contentsOf: url)))
         return ids
     }
 
-    @Test(realDataAvailable, arguments: [
-        // SOURCES.md: onthisday has 574 page cards, 554 distinct pages; mostread 43 articles.
-        ("wikipedia-onthisday-02-06.json", 554), ("wikipedia-mostread-2016-11-06.json", 43),
-    ])
+    @Test(
+        realDataAvailable,
+        arguments: [
+            // SOURCES.md: onthisday has 574 page cards, 554 distinct pages; mostread 43 articles.
+            ("wikipedia-onthisday-02-06.json", 554), ("wikipedia-mostread-2016-11-06.json", 43),
+        ])
     func realWikipediaFileImportsOneItemPerDistinctPage(name: String, documentedCount: Int) throws {
         let directory = try #require(realDataDirectory())
         let url = directory.appendingPathComponent(name)
@@ -122,7 +137,8 @@ import Testing
     /// (numbers only). `FEEDSIM_RECORD_SEEDS=1` rewrites it and fails, so a recording never passes.
     @Test(realDataAvailable) func shippedOnThisDayExtractMatchesTheImporter() throws {
         let directory = try #require(realDataDirectory())
-        let items = try ItemImporter.read(directory.appendingPathComponent("wikipedia-onthisday-02-06.json"), format: .wikimedia)
+        let items = try ItemImporter.read(
+            directory.appendingPathComponent("wikipedia-onthisday-02-06.json"), format: .wikimedia)
         let csv = ItemCSV.render(items, columns: ["id", "published_at", "kind", "width", "height"])
         let shipped = try ProjectResources.seedsDirectory().appendingPathComponent("wikimedia/onthisday-items.csv")
         if ProcessInfo.processInfo.environment["FEEDSIM_RECORD_SEEDS"] == "1" {
@@ -137,8 +153,13 @@ import Testing
     }
 
     @Test func wikimediaErrorNamesTheEntryAndField() throws {
-        let json = #"{"births": [{"text": "x", "pages": [{"pageid": 1, "timestamp": "2017-01-01T00:00:00Z", "displaytitle": "A"}, {"pageid": 2, "timestamp": "soon", "displaytitle": "B"}]}]}"#
-        #expect(throws: ImportError(file: "w.json", location: "births[0].pages[1]", field: "timestamp", reason: "expected ISO 8601 time, got 'soon'")) {
+        let json =
+            #"{"births": [{"text": "x", "pages": [{"pageid": 1, "timestamp": "2017-01-01T00:00:00Z", "displaytitle": "A"}, {"pageid": 2, "timestamp": "soon", "displaytitle": "B"}]}]}"#
+        #expect(
+            throws: ImportError(
+                file: "w.json", location: "births[0].pages[1]", field: "timestamp",
+                reason: "expected ISO 8601 time, got 'soon'")
+        ) {
             try ItemImporter.parse(Data(json.utf8), format: .wikimedia, file: "w.json")
         }
     }

@@ -36,7 +36,8 @@ import Testing
             .write(to: schema.appendingPathComponent("002_likes.sql"), atomically: true, encoding: .utf8)
         let store = try ItemStore(path: database.path, schemaDirectory: schema)
         #expect(store.schemaVersion == 2)
-        #expect(try store.connection.scalarInt("SELECT count(*) FROM pragma_table_info('items') WHERE name = 'likes'") == 1)
+        #expect(
+            try store.connection.scalarInt("SELECT count(*) FROM pragma_table_info('items') WHERE name = 'likes'") == 1)
     }
 
     @Test func gapInMigrationNumbersIsRefused() throws {
@@ -46,8 +47,9 @@ import Testing
         try FileManager.default.createDirectory(at: schema, withIntermediateDirectories: true)
         try "SELECT 1;".write(to: schema.appendingPathComponent("001_a.sql"), atomically: true, encoding: .utf8)
         try "SELECT 1;".write(to: schema.appendingPathComponent("003_c.sql"), atomically: true, encoding: .utf8)
-        #expect(throws: StoreError.resource(
-            path: schema.appendingPathComponent("003_c.sql").path, reason: "expected migration number 2, found 3")
+        #expect(
+            throws: StoreError.resource(
+                path: schema.appendingPathComponent("003_c.sql").path, reason: "expected migration number 2, found 3")
         ) {
             try ItemStore(path: database.path, schemaDirectory: schema)
         }
@@ -112,7 +114,9 @@ import Testing
         let home = try store.createFeed(named: "home")
         _ = try store.createFeed(named: "empty")
         try store.insert(
-            items: [stub(id: 1, at: 50, kind: "photo"), stub(id: 2, at: 10, kind: "ad"), stub(id: 3, at: 30, kind: "photo")],
+            items: [
+                stub(id: 1, at: 50, kind: "photo"), stub(id: 2, at: 10, kind: "ad"), stub(id: 3, at: 30, kind: "photo"),
+            ],
             feed: home)
         let stats = try store.stats()
         #expect(stats.schemaVersion == 1)

@@ -9,7 +9,9 @@ import Testing
         let store = try ItemStore.inMemory()
         let pages = store.pages(feed: try store.createFeed(named: "empty"))
         let cursor = Cursor(publishedAt: 1000, id: 1)
-        for page in [try pages.newest(limit: 10), try pages.after(cursor, limit: 10), try pages.before(cursor, limit: 10)] {
+        for page in [
+            try pages.newest(limit: 10), try pages.after(cursor, limit: 10), try pages.before(cursor, limit: 10),
+        ] {
             #expect(page.items.isEmpty)
             #expect(page.firstCursor == nil && page.lastCursor == nil)
             #expect(!page.hasMoreBefore && !page.hasMoreAfter)
@@ -96,7 +98,10 @@ import Testing
         #expect(keyset.items.map(\.id) == [5, 4, 3, 2, 1])
     }
 
-    @Test(arguments: [ItemStore.newestSQL, ItemStore.afterSQL, ItemStore.beforeSQL, ItemStore.newerExistsSQL, ItemStore.olderExistsSQL])
+    @Test(arguments: [
+        ItemStore.newestSQL, ItemStore.afterSQL, ItemStore.beforeSQL, ItemStore.newerExistsSQL,
+        ItemStore.olderExistsSQL,
+    ])
     func pageQueriesSeekTheFeedOrderIndexWithoutScanOrSort(sql: String) throws {
         let store = try ItemStore.inMemory()
         let statement = try store.connection.prepare("EXPLAIN QUERY PLAN " + sql)
@@ -113,7 +118,9 @@ import Testing
         let feed = try store.createFeed(named: "f")
         try store.insert(
             items: [
-                NewItem(id: 1, publishedAt: 1, kind: "a", width: 1, height: 1, title: "one", author: "x", payload: "{\"n\":1}"),
+                NewItem(
+                    id: 1, publishedAt: 1, kind: "a", width: 1, height: 1, title: "one", author: "x",
+                    payload: "{\"n\":1}"),
                 NewItem(id: 3, publishedAt: 3, kind: "a", width: 1, height: 1, title: "three", author: "y"),
             ], feed: feed)
         let batch = try store.rows(ids: [3, 99, 1, 3])

@@ -39,7 +39,9 @@ import Testing
             }
             try writer.insert(items: items, feed: feed)
             try writer.insert(items: (0..<20).map { stub(id: 200_000 + $0, at: $0) }, feed: other)
-            model.items = items.map { Item(id: $0.id!, publishedAt: $0.publishedAt, kind: $0.kind, width: 100, height: 50) }
+            model.items = items.map {
+                Item(id: $0.id!, publishedAt: $0.publishedAt, kind: $0.kind, width: 100, height: 50)
+            }
             nextID = 300_000
         }
 
@@ -64,7 +66,9 @@ import Testing
                     inserted.append(stub(id: nextID, at: newest + Int64(random.next() % 2)))
                 }
                 try writer.insert(items: inserted, feed: feed)
-                model.items += inserted.map { Item(id: $0.id!, publishedAt: $0.publishedAt, kind: $0.kind, width: 100, height: 50) }
+                model.items += inserted.map {
+                    Item(id: $0.id!, publishedAt: $0.publishedAt, kind: $0.kind, width: 100, height: 50)
+                }
             }
             var deleted: [Int64] = []
             for _ in 0..<(random.next() % 3) where !model.items.isEmpty {

@@ -18,7 +18,9 @@ import Testing
         return hash
     }
 
-    static func seeded(_ preset: String, count: Int, seed: UInt64, start: Int64 = ItemGenerator.defaultStart) throws -> ItemStore {
+    static func seeded(_ preset: String, count: Int, seed: UInt64, start: Int64 = ItemGenerator.defaultStart) throws
+        -> ItemStore
+    {
         let store = try ItemStore.inMemory()
         var generator = ItemGenerator(preset: try Preset.named(preset), seed: seed, start: start)
         try Seeder.seed(store, feed: try store.createFeed(named: "home"), generator: &generator, count: count)
@@ -94,8 +96,10 @@ import Testing
         let database = try TemporaryDatabase()
         defer { database.cleanUp() }
         let url = database.directory.appendingPathComponent("broken.json")
-        var object = try JSONSerialization.jsonObject(
-            with: Data(contentsOf: try ProjectResources.seedsDirectory().appendingPathComponent("news.json"))) as! [String: Any]
+        var object =
+            try JSONSerialization.jsonObject(
+                with: Data(contentsOf: try ProjectResources.seedsDirectory().appendingPathComponent("news.json")))
+            as! [String: Any]
         var kinds = object["kinds"] as! [[String: Any]]
         kinds[1]["width"] = nil
         object["kinds"] = kinds

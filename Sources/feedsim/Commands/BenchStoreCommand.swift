@@ -7,7 +7,8 @@ let benchStoreCommand = Command(
     usage: "bench store [--count N] [--repetitions R] [--json]",
     options: [
         OptionSpec("--count", .value, "N", help: "Items to seed (100...50000000, default 1000000)."),
-        OptionSpec("--repetitions", .value, "R", help: "Runs of the walk and row measures; the fastest counts (default 3)."),
+        OptionSpec(
+            "--repetitions", .value, "R", help: "Runs of the walk and row measures; the fastest counts (default 3)."),
         OptionSpec("--json", .flag, help: "Print one JSON object."),
     ],
     run: { arguments in
@@ -29,7 +30,8 @@ let benchStoreCommand = Command(
         for measure in report.measures {
             lines.append(
                 row(
-                    measure.name, String(format: "%.1f", measure.api), String(format: "%.1f", measure.raw), measure.unit,
+                    measure.name, String(format: "%.1f", measure.api), String(format: "%.1f", measure.raw),
+                    measure.unit,
                     String(format: "%.3f", measure.ratio)))
         }
         lines.append(report.withinTarget ? "all ratios within target" : "SOME RATIOS ABOVE TARGET")
@@ -40,7 +42,9 @@ let benchStoreCommand = Command(
 
 /// One table row: the name left-aligned, the figures right-aligned.
 private func row(_ name: String, _ api: String, _ raw: String, _ unit: String, _ ratio: String) -> String {
-    func right(_ text: String, _ width: Int) -> String { String(repeating: " ", count: max(0, width - text.count)) + text }
+    func right(_ text: String, _ width: Int) -> String {
+        String(repeating: " ", count: max(0, width - text.count)) + text
+    }
     return name + String(repeating: " ", count: max(0, 12 - name.count)) + right(api, 14) + right(raw, 14) + "  "
         + unit + String(repeating: " ", count: max(0, 9 - unit.count)) + right(ratio, 7)
 }

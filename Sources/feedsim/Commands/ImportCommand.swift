@@ -22,7 +22,8 @@ let importCommand = Command(
         if let text = arguments.value("--format") {
             guard let chosen = ImportFormat(rawValue: text) else {
                 throw CommandFailure(
-                    "--format: expected one of \(ImportFormat.allCases.map(\.rawValue).joined(separator: ", ")), got '\(text)'")
+                    "--format: expected one of \(ImportFormat.allCases.map(\.rawValue).joined(separator: ", ")), got '\(text)'"
+                )
             }
             format = chosen
         } else {
@@ -44,11 +45,13 @@ let importCommand = Command(
             try store.insert(items: items, feedNamed: feedName)
         } catch StoreError.duplicateID(let id) {
             let index = items.firstIndex { $0.id == id }.map { " (record \($0 + 1))" } ?? ""
-            throw CommandFailure("\(file)\(index): field 'id': item id \(id) already exists in \(path); nothing imported")
+            throw CommandFailure(
+                "\(file)\(index): field 'id': item id \(id) already exists in \(path); nothing imported")
         }
         let seconds = StoreCommandSupport.seconds(since: began)
-        print("imported \(items.count) items from \(file) into feed '\(feedName)' of \(path) in "
-            + String(format: "%.2f s", seconds))
+        print(
+            "imported \(items.count) items from \(file) into feed '\(feedName)' of \(path) in "
+                + String(format: "%.2f s", seconds))
         return 0
     }
 )

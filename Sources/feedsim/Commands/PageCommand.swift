@@ -54,40 +54,56 @@ private func parseCursor(_ text: String) throws -> Cursor {
 struct PageJSON: Encodable {
     struct Stub: Encodable {
         var id: Int64
-        var published_at: Int64
+        var publishedAt: Int64
         var kind: String
         var width: Double
         var height: Double
+
+        enum CodingKeys: String, CodingKey {
+            case id, kind, width, height
+            case publishedAt = "published_at"
+        }
     }
 
     var items: [Stub]
-    var first_cursor: String?
-    var last_cursor: String?
-    var has_more_before: Bool
-    var has_more_after: Bool
+    var firstCursor: String?
+    var lastCursor: String?
+    var hasMoreBefore: Bool
+    var hasMoreAfter: Bool
 
     init(_ page: Page) {
-        items = page.items.map { Stub(id: $0.id, published_at: $0.publishedAt, kind: $0.kind, width: $0.width, height: $0.height) }
-        first_cursor = page.firstCursor?.text
-        last_cursor = page.lastCursor?.text
-        has_more_before = page.hasMoreBefore
-        has_more_after = page.hasMoreAfter
+        items = page.items.map {
+            Stub(id: $0.id, publishedAt: $0.publishedAt, kind: $0.kind, width: $0.width, height: $0.height)
+        }
+        firstCursor = page.firstCursor?.text
+        lastCursor = page.lastCursor?.text
+        hasMoreBefore = page.hasMoreBefore
+        hasMoreAfter = page.hasMoreAfter
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case items
+        case firstCursor = "first_cursor"
+        case lastCursor = "last_cursor"
+        case hasMoreBefore = "has_more_before"
+        case hasMoreAfter = "has_more_after"
     }
 
     func encode(to encoder: any Encoder) throws {
-        enum Key: String, CodingKey { case items, first_cursor, last_cursor, has_more_before, has_more_after }
-        var container = encoder.container(keyedBy: Key.self)
+        var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(items, forKey: .items)
-        try container.encode(first_cursor, forKey: .first_cursor)  // null, not absent, when empty
-        try container.encode(last_cursor, forKey: .last_cursor)
-        try container.encode(has_more_before, forKey: .has_more_before)
-        try container.encode(has_more_after, forKey: .has_more_after)
+        try container.encode(firstCursor, forKey: .firstCursor)  // null, not absent, when the page is empty
+        try container.encode(lastCursor, forKey: .lastCursor)
+        try container.encode(hasMoreBefore, forKey: .hasMoreBefore)
+        try container.encode(hasMoreAfter, forKey: .hasMoreAfter)
     }
 }
 
 /// A table of the page, then its cursors and the commands for the next pages.
 private func describe(_ page: Page, path: String, feedArgument: String?) -> String {
-    func pad(_ text: String, _ width: Int) -> String { text + String(repeating: " ", count: max(0, width - text.count)) }
+    func pad(_ text: String, _ width: Int) -> String {
+        text + String(repeating: " ", count: max(0, width - text.count))
+    }
     func size(_ value: Double) -> String { value.rounded() == value ? String(Int64(value)) : String(value) }
     let kindWidth = max(4, page.items.map(\.kind.count).max() ?? 0)
     var lines = ["  # " + pad("id", 12) + pad("published_at", 26) + pad("kind", kindWidth + 2) + "size (pt)"]

@@ -17,7 +17,9 @@ let statsCommand = Command(
             print(try StoreCommandSupport.json(stats))
             return 0
         }
-        var lines = ["\(path): schema version \(stats.schemaVersion), \(stats.feeds.count) feed(s), \(stats.totalItems) items"]
+        var lines = [
+            "\(path): schema version \(stats.schemaVersion), \(stats.feeds.count) feed(s), \(stats.totalItems) items"
+        ]
         for feed in stats.feeds {
             var header = "feed \(feed.name): \(feed.items) items"
             if let oldest = feed.oldestPublishedAt, let newest = feed.newestPublishedAt {
