@@ -27,7 +27,7 @@ let package = Package(
         ),
         .testTarget(name: "FeedModelTests", dependencies: ["FeedModel"]),
         .testTarget(name: "FeedStoreTests", dependencies: ["FeedStore", "FeedModel"]),
-        .testTarget(name: "FeedLayoutTests", dependencies: ["FeedLayout"]),
+        .testTarget(name: "FeedLayoutTests", dependencies: ["FeedLayout", "FeedModel"]),
         .testTarget(name: "FeedEngineTests", dependencies: ["FeedEngine", "FeedStore"]),
         .testTarget(name: "FeedReplayTests", dependencies: ["FeedReplay"]),
         .testTarget(name: "FeedLoadTests", dependencies: ["FeedLoad"]),

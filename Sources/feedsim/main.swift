@@ -7,6 +7,10 @@ let commands: [Command] = [
     pageCommand,
     statsCommand,
     benchStoreCommand,
+    layoutCommand,
+    traceImportCommand,
+    traceSynthCommand,
+    benchLayoutCommand,
 ]
 
 /// The one place that decides what reaches stderr and the exit code:

@@ -1,0 +1,22 @@
+import FeedLayout
+
+extension FeedController.Viewport {
+    /// The controller's view of a layout at a content offset: offset, viewport and content lengths
+    /// along `axis`, and the smallest and largest index of the cells that intersect the viewport.
+    /// - Parameters:
+    ///   - layout: the layout, already holding the current list.
+    ///   - contentOffset: the viewport's origin in content coordinates, points.
+    ///   - axis: the scroll axis.
+    /// - Complexity: one `attributesForElements(in:)` query of the viewport rect.
+    public init(layout: any CollectionLayout, contentOffset: Point, axis: ScrollAxis = .vertical) {
+        let size = layout.viewport
+        let visible = layout.attributesForElements(in: Rect(origin: contentOffset, size: size))
+            .filter { $0.category == .cell }
+            .map(\.indexPath.item)
+        self.init(
+            contentOffset: axis.component(of: contentOffset),
+            viewportLength: axis.length(of: size),
+            contentLength: axis.length(of: layout.contentSize),
+            firstVisibleIndex: visible.min(), lastVisibleIndex: visible.max())
+    }
+}

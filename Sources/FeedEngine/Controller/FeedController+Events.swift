@@ -1,0 +1,189 @@
+import FeedModel
+
+extension FeedController {
+    /// Init: requests `initialLoadPages × pageSize` newest items. A second call does nothing.
+    /// - Parameter now: milliseconds.
+    public mutating func start(now: Double) -> [FeedAction] {
+        handle { controller in
+            guard controller.stage == .notStarted else { return }
+            controller.stage = .initializing
+            controller.issue(.initial, attempt: 1)
+        }
+    }
+
+    /// The viewport moved or the content changed (report it after applying every ``FeedAction/apply(_:)``).
+    /// Fires More when the distance from the viewport's bottom to the end of the content is at most the
+    /// prefetch distance, and a prepend when the top is loadable and the viewport is that close to the start.
+    /// - Parameters:
+    ///   - viewport: the geometry along the scroll axis.
+    ///   - now: milliseconds.
+    public mutating func viewportChanged(_ viewport: Viewport, now: Double) -> [FeedAction] {
+        handle { controller in
+            controller.viewport = viewport
+            controller.viewportIsCurrent = true
+            controller.checkTriggers()
+        }
+    }
+
+    /// The user lifted the finger after pulling `distance` points past the top. At or beyond the
+    /// threshold a Refresh starts (a new generation), unless a top load is already in flight
+    /// (coalesced). Before the first Init answer, a pull restarts a failed or waiting Init instead.
+    public mutating func pullReleased(distance: Double, now: Double) -> [FeedAction] {
+        handle { controller in
+            guard controller.stage != .notStarted, distance >= controller.configuration.refreshThreshold else {
+                return
+            }
+            if controller.top.request != nil {
+                controller.counters.coalescedRefreshes += 1
+                return
+            }
+            if controller.stage == .initializing {
+                controller.issue(.initial, attempt: 1)
+                return
+            }
+            controller.generation += 1
+            controller.issue(.refresh, attempt: 1)
+            if controller.bottom.hasGivenUp {
+                controller.bottom = .idle
+                controller.checkTriggers()
+            }
+        }
+    }
+
+    /// The user asked to retry (a "retry" button, Paging 3's `retry()`): every direction that gave up,
+    /// or waits to retry, loads again now, starting over at attempt 1.
+    public mutating func retry(now: Double) -> [FeedAction] {
+        handle { controller in
+            for direction in [LoadDirection.top, .bottom] {
+                switch controller.lane(direction) {
+                case .failed(let load, _, _), .waitingToRetry(let load, _, _, _):
+                    controller.issue(load, attempt: 1)
+                case .idle, .loading, .endReached:
+                    break
+                }
+            }
+        }
+    }
+
+    /// Time passed: each direction whose retry time is at or before `now` loads again.
+    /// - Parameter now: milliseconds.
+    public mutating func tick(now: Double) -> [FeedAction] {
+        handle { controller in
+            for direction in [LoadDirection.top, .bottom] {
+                guard case .waitingToRetry(let load, let attempt, let retryAt, _) = controller.lane(direction),
+                    retryAt <= now
+                else { continue }
+                controller.counters.retries += 1
+                controller.issue(load, attempt: attempt + 1)
+            }
+        }
+    }
+
+    /// `count` newer items were inserted upstream (above the newest loaded one). The top becomes
+    /// loadable again if it had reached its end; if the viewport is within the prefetch distance of the
+    /// top, a prepend loads them now.
+    public mutating func upstreamInserted(count: Int, now: Double) -> [FeedAction] {
+        handle { controller in
+            guard count > 0 else { return }
+            controller.newerItemsAvailable += count
+            if case .endReached = controller.top, controller.stage == .running {
+                controller.top = .idle
+                controller.checkTriggers()
+            }
+        }
+    }
+}
+
+extension FeedController {
+    /// Fires More and prepends the current viewport asks for.
+    mutating func checkTriggers() {
+        guard stage == .running, viewportIsCurrent, let viewport else { return }
+        if case .idle = bottom, !items.isEmpty, isWithinPrefetchOfEnd(viewport) {
+            issue(.more, attempt: 1)
+        }
+        if case .idle = top, isWithinPrefetchOfStart(viewport) {
+            issue(.prepend, attempt: 1)
+        }
+    }
+
+    func isWithinPrefetchOfEnd(_ viewport: Viewport) -> Bool {
+        switch configuration.prefetchDistance {
+        case .points(let points):
+            return viewport.distanceToEnd <= points
+        case .screenfuls(let screens):
+            return viewport.distanceToEnd <= screens * viewport.viewportLength
+        case .items(let distance):
+            guard let last = viewport.lastVisibleIndex else { return viewport.distanceToEnd <= 0 }
+            return items.count - 1 - last <= distance
+        }
+    }
+
+    func isWithinPrefetchOfStart(_ viewport: Viewport) -> Bool {
+        switch configuration.prefetchDistance {
+        case .points(let points):
+            return viewport.contentOffset <= points
+        case .screenfuls(let screens):
+            return viewport.contentOffset <= screens * viewport.viewportLength
+        case .items(let distance):
+            guard let first = viewport.firstVisibleIndex else { return viewport.contentOffset <= 0 }
+            return first <= distance
+        }
+    }
+
+    /// Makes the request for `load` in its direction and marks that direction loading.
+    mutating func issue(_ load: Load, attempt: Int) {
+        let size = configuration.pageSize
+        let direction: LoadDirection
+        let query: PageQuery
+        var limit = size
+        switch load {
+        case .initial:
+            direction = .top
+            query = .newest
+            limit = configuration.initialLoadSize
+        case .refresh:
+            direction = .top
+            query = .newest
+        case .gapFill(let gap):
+            direction = .top
+            guard let cursor = gap.filled.first?.cursor ?? items.first?.cursor else {
+                preconditionFailure("a gap-fill needs a loaded first item")
+            }
+            query = .before(cursor)
+        case .prepend:
+            direction = .top
+            query = items.first.map { .before($0.cursor) } ?? .newest
+        case .more:
+            direction = .bottom
+            guard let last = items.last else { preconditionFailure("More needs a loaded last item") }
+            query = .after(last.cursor)
+        }
+        let request = FetchRequest(
+            id: nextRequestID, direction: direction, kind: load.kind, query: query, limit: limit,
+            generation: generation, attempt: attempt)
+        nextRequestID += 1
+        setLane(direction, .loading(request, load))
+        pending.append(.fetch(request))
+    }
+
+    /// Records an `.apply` and stops trusting the viewport until the driver reports it again.
+    mutating func emit(_ change: FeedChange) {
+        pending.append(.apply(change))
+        viewportIsCurrent = false
+        guard var shifted = viewport else { return }
+        switch change {
+        case .append, .dropLast:
+            break
+        case .prepend(let added):
+            shifted.firstVisibleIndex = shifted.firstVisibleIndex.map { $0 + added.count }
+            shifted.lastVisibleIndex = shifted.lastVisibleIndex.map { $0 + added.count }
+        case .dropFirst(let n):
+            shifted.firstVisibleIndex = shifted.firstVisibleIndex.map { $0 - n }
+            shifted.lastVisibleIndex = shifted.lastVisibleIndex.map { $0 - n }
+        case .replace:
+            shifted.firstVisibleIndex = nil
+            shifted.lastVisibleIndex = nil
+        }
+        viewport = shifted
+    }
+}

@@ -1,0 +1,197 @@
+import FeedModel
+
+/// The feed's load state machine: decides when to run Init, Refresh, More and prepends, merges the
+/// pages that come back into one list in feed order, and says what changed.
+///
+/// A value type in swift-nio's shape: each event is a `mutating func` that takes the time in
+/// milliseconds and returns ``FeedAction``s; the caller runs the fetches, applies the changes to the
+/// layout and calls back. No clock, I/O or unseeded randomness inside (jitter comes from a
+/// ``SplitMix64`` seeded by ``RetryPolicy/seed``).
+///
+/// ```
+///               start ─► top: loading(Init) ─page─► list, top: endReached, bottom: idle|endReached
+///  pull ≥ threshold ─► generation += 1, top: loading(Refresh)
+///                          ├─ newest page reaches the first item ─► prepend the new ones (merge)
+///                          └─ gap ─► loading(gapFill) × ≤ maxGapPages ─┬─ closed ─► prepend all
+///                                                                       └─ not ─► replace, generation += 1
+///  viewport within prefetch distance of the end ─► bottom: loading(More) ─page─► append
+///  failure ─► failed(retryAt) ─tick─► loading(attempt + 1) … ─► failed(retryAt: nil) until a user trigger
+/// ```
+///
+/// Rules:
+/// - At most one request per direction is in flight; a trigger while that direction loads is coalesced.
+///   A request whose generation became old stays the direction's in-flight request until its answer
+///   arrives and is dropped, so no second request for that direction is made meanwhile.
+/// - A Refresh starts a new generation; so does replacing the list after an unclosable gap. Answers of
+///   older generations are dropped (``FeedAction/dropStale(_:)``) and counted, never merged.
+/// - After every ``FeedAction/apply(_:)`` the controller does not trust its viewport until the driver
+///   reports the new geometry with ``viewportChanged(_:now:)``: that call is "the check right after
+///   a page is applied" (the controller cannot know the new content length before the layout does).
+/// - End of feed: the bottom stays `endReached` (no request on bounces) until page dropping unloads
+///   bottom pages or a Refresh replaces the list. The top is `endReached` after Init and after each
+///   Refresh; ``upstreamInserted(count:now:)`` makes it loadable again, so a viewport near the top
+///   prepends the new items (anchored, see ``ScrollAnchoring``), and a pull refreshes as always.
+/// - Failure leaves the list as it was. Retries back off (``RetryPolicy``); after `maxAttempts` the
+///   direction is failed until a user trigger: a pull (top, and it also revives a failed bottom) or
+///   ``retry(now:)`` (every failed direction, like Paging 3's `retry()`).
+/// - Page dropping (``Configuration/maxLoadedItems``): after a load at one end pushes the count over
+///   the maximum, whole pages at the other end are dropped if they lie beyond the viewport plus the
+///   prefetch distance and that direction is not loading; that direction becomes loadable again.
+public struct FeedController: Sendable {
+    public let configuration: Configuration
+
+    /// Loaded item stubs, in feed order (newest first), unique by id.
+    public internal(set) var items: [Item] = []
+    /// What the controller counted so far.
+    public internal(set) var counters = Counters()
+    /// The current generation (0 until the first Refresh).
+    public internal(set) var generation = 0
+    /// Items known to be inserted above the list since the top was last reached (a "new posts" count).
+    public internal(set) var newerItemsAvailable = 0
+
+    var stage: Stage = .notStarted
+    var top: Lane = .idle
+    var bottom: Lane = .idle
+    /// Sizes of the loaded pages, in list order; their sum is `items.count`. Dropping removes whole pages.
+    var pageSizes: [Int] = []
+    var nextRequestID = 1
+    var rng: SplitMix64
+    var viewport: Viewport?
+    /// False from an `.apply` until the next `viewportChanged`.
+    var viewportIsCurrent = false
+    /// Actions collected during one event.
+    var pending: [FeedAction] = []
+
+    /// - Throws: ``ConfigurationError`` naming the first invalid field.
+    public init(configuration: Configuration) throws(ConfigurationError) {
+        try configuration.validate()
+        self.configuration = configuration
+        self.rng = SplitMix64(seed: configuration.retry.seed)
+    }
+
+    /// The feed's phase (see ``Phase`` for how it is derived).
+    public var phase: Phase {
+        guard stage != .notStarted else { return .idle }
+        if top.load?.kind == .initial { return .initial }
+        if let kind = top.load?.kind, kind == .refresh || kind == .gapFill { return .refresh }
+        if bottom.load != nil { return .more }
+        if top.load != nil { return .prepend }
+        if top.hasGivenUp || bottom.hasGivenUp { return .failed }
+        if case .endReached = bottom { return .endOfFeed }
+        return .idle
+    }
+
+    /// The load state of one direction.
+    public func loadState(_ direction: LoadDirection) -> LoadState {
+        switch lane(direction) {
+        case .idle: return .idle
+        case .loading(let request, _): return .loading(request)
+        case .waitingToRetry(_, let attempt, let retryAt, let error):
+            return .failed(error: error, attempt: attempt, retryAt: retryAt)
+        case .failed(_, let attempts, let error): return .failed(error: error, attempt: attempts, retryAt: nil)
+        case .endReached: return .endReached
+        }
+    }
+
+    /// Requests in flight (0, 1 or 2: at most one per direction), stale ones included until they answer.
+    public var inFlightCount: Int {
+        (top.request == nil ? 0 : 1) + (bottom.request == nil ? 0 : 1)
+    }
+
+    /// Runs one event: collects its actions and appends `.phaseChanged` when the phase moved.
+    mutating func handle(_ body: (inout FeedController) -> Void) -> [FeedAction] {
+        let before = phase
+        pending = []
+        body(&self)
+        var actions = pending
+        pending = []
+        let after = phase
+        if before != after { actions.append(.phaseChanged(from: before, to: after)) }
+        return actions
+    }
+
+    func lane(_ direction: LoadDirection) -> Lane {
+        direction == .top ? top : bottom
+    }
+
+    mutating func setLane(_ direction: LoadDirection, _ lane: Lane) {
+        if direction == .top { top = lane } else { bottom = lane }
+    }
+}
+
+extension FeedController {
+    /// Whether Init has answered.
+    enum Stage: Sendable {
+        case notStarted
+        case initializing
+        case running
+    }
+
+    /// One direction: what it is doing and only what that needs.
+    enum Lane: Sendable {
+        case idle
+        case loading(FetchRequest, Load)
+        case waitingToRetry(Load, attempt: Int, retryAt: Double, error: String)
+        case failed(Load, attempts: Int, error: String)
+        case endReached
+
+        /// The load this direction is busy with (in flight or waiting to retry).
+        var load: Load? {
+            switch self {
+            case .loading(_, let load), .waitingToRetry(let load, _, _, _): return load
+            case .idle, .failed, .endReached: return nil
+            }
+        }
+
+        var request: FetchRequest? {
+            switch self {
+            case .loading(let request, _): return request
+            case .idle, .waitingToRetry, .failed, .endReached: return nil
+            }
+        }
+
+        var hasGivenUp: Bool {
+            switch self {
+            case .failed: return true
+            case .idle, .loading, .waitingToRetry, .endReached: return false
+            }
+        }
+
+        /// Whether page dropping may remove pages at this end (nothing in flight or pending there).
+        var allowsDropping: Bool {
+            switch self {
+            case .idle, .failed, .endReached: return true
+            case .loading, .waitingToRetry: return false
+            }
+        }
+    }
+
+    /// A load with what it carries across attempts.
+    enum Load: Sendable {
+        case initial
+        case refresh
+        case gapFill(GapFill)
+        case more
+        case prepend
+
+        var kind: LoadKind {
+            switch self {
+            case .initial: return .initial
+            case .refresh: return .refresh
+            case .gapFill: return .gapFill
+            case .more: return .more
+            case .prepend: return .prepend
+            }
+        }
+    }
+
+    /// A Refresh whose newest page did not reach the current first item.
+    struct GapFill: Sendable {
+        /// The newest page's items (feed order), all newer than the current first item.
+        var newest: [Item]
+        /// Items loaded so far just above the current first item (feed order), contiguous with it.
+        var filled: [Item]
+        /// Gap-fill pages loaded so far.
+        var pagesLoaded: Int
+    }
+}

@@ -1,0 +1,234 @@
+import FeedLayout
+
+/// A headless `UIScrollView`: content offset, viewport, content size and insets, moved by
+/// touches (drag with rubber band, fling with deceleration, bounce back), wheel deltas and
+/// absolute offsets. A value type driven with times in milliseconds; it reads no clock.
+///
+/// ```
+///            contentInset.top (e.g. 50 pt while refreshing)
+///   minOffset = −inset.top ─┐
+///                           ▼  ┌───────────┐ ◄ contentOffset (origin of the viewport)
+///   content                    │ viewport  │
+///   (contentSize)              └───────────┘
+///   maxOffset = max(minOffset, content + inset.bottom − viewport)
+/// ```
+///
+/// Along the scroll axis the offset rests in `[minOffset, maxOffset]`; a drag past either
+/// edge rubber-bands (``RubberBand``), a release past an edge or a fling that crosses one
+/// bounces back (``BounceSpring``). Offsets below `minOffset` are a pull (``pullDistance``).
+/// The other axis is left as it is (FeedSim feeds scroll on one axis, like a directionally
+/// locked scroll view).
+///
+/// Driving it: the caller sends touches (`touchDown`/`touchMove`/`touchUp`), wheel deltas or
+/// offsets as they happen and calls ``step(to:)`` every frame. Each event first advances the
+/// running animation to its time, so results do not depend on how often `step` is called
+/// (animations are evaluated in closed form, not integrated).
+public struct ScrollModel: Sendable {
+    /// Behaviour switches and constants.
+    public struct Configuration: Sendable, Hashable {
+        /// Scroll axis (vertical feeds; horizontal carousels and strips).
+        public var axis: ScrollAxis
+        /// How a fling slows down (UIKit normal by default).
+        public var deceleration: DecelerationModel
+        /// Whether the content can go past an edge (rubber band and bounce), as `bounces`.
+        public var bounces: Bool
+        /// Whether content shorter than the viewport can still be dragged (and pulled to
+        /// refresh), as `alwaysBounceVertical`/`alwaysBounceHorizontal`.
+        public var alwaysBounce: Bool
+        /// UIKit's rubber-band coefficient, 0.55.
+        public var rubberBandCoefficient: Double
+        /// Period of the bounce-back spring, milliseconds (see ``BounceSpring``).
+        public var bounceResponse: Double
+        /// Distance the finger must move before a drag starts, points (0 = at once; Android's
+        /// `ViewConfiguration` touch slop is 8 dp).
+        public var touchSlop: Double
+        /// Slower releases do not fling, points per second (Android: 50 dp/s).
+        public var minimumFlingVelocity: Double
+        /// Faster releases are capped, points per second (Android: 8000 dp/s; UIKit: none).
+        public var maximumFlingVelocity: Double?
+        /// A fling stops once the distance it would still travel is under this, points
+        /// (0.5 pt: one pixel on a 2× screen).
+        public var stopTolerance: Double
+        /// How the release velocity is estimated.
+        public var velocityTracker: VelocityTracker.Configuration
+
+        public init(
+            axis: ScrollAxis = .vertical, deceleration: DecelerationModel = .uikitNormal,
+            bounces: Bool = true, alwaysBounce: Bool = false, rubberBandCoefficient: Double = 0.55,
+            bounceResponse: Double = 500, touchSlop: Double = 0, minimumFlingVelocity: Double = 0,
+            maximumFlingVelocity: Double? = nil, stopTolerance: Double = 0.5,
+            velocityTracker: VelocityTracker.Configuration = .androidLSQ2
+        ) {
+            self.axis = axis
+            self.deceleration = deceleration
+            self.bounces = bounces
+            self.alwaysBounce = alwaysBounce
+            self.rubberBandCoefficient = rubberBandCoefficient
+            self.bounceResponse = bounceResponse
+            self.touchSlop = touchSlop
+            self.minimumFlingVelocity = minimumFlingVelocity
+            self.maximumFlingVelocity = maximumFlingVelocity
+            self.stopTolerance = stopTolerance
+            self.velocityTracker = velocityTracker
+        }
+
+        /// UIKit: 0.998 deceleration, no slop, no velocity limits.
+        public static let uikit = Configuration()
+        /// Android `RecyclerView` + `OverScroller`: spline fling, 8 dp slop, 50…8000 dp/s, LSQ2.
+        public static let android = Configuration(
+            deceleration: .android, touchSlop: 8, minimumFlingVelocity: 50, maximumFlingVelocity: 8000)
+    }
+
+    /// What a release did, for the caller to report (e.g. a pull released with
+    /// `pullDistance ≥ 50` starts a Refresh).
+    public struct Release: Sendable, Hashable {
+        /// Content velocity at release, points per second (positive = offset increasing).
+        public var velocity: Point
+        /// How far the content was pulled past the top (leading) edge, points.
+        public var pullDistance: Double
+        /// Where the fling would stop without a layout's target, content offset.
+        public var projectedOffset: Point
+        /// Where the scroll will come to rest, content offset.
+        public var targetOffset: Point
+    }
+
+    enum Motion: Sendable {
+        case idle
+        case tracking(Drag)
+        case decaying(Decay)
+        case splining(Spline)
+        case bouncing(Bounce)
+    }
+
+    /// A finger on the screen. `raw` is the unconstrained offset (before the rubber band).
+    struct Drag: Sendable {
+        var anchor: Double  // finger position (axis) the raw offset is measured from
+        var rawAtAnchor: Double
+        var finger: Double  // last finger position (axis)
+        var isDragging: Bool
+    }
+
+    /// UIKit decay from `start` at time `t0`; ends on `target` when it is set (snapping).
+    struct Decay: Sendable {
+        var t0: Double
+        var start: Double
+        var velocity: Double
+        var rate: Double
+        var target: Double?
+    }
+
+    struct Spline: Sendable {
+        var t0: Double
+        var start: Double
+        var fling: SplineFling
+    }
+
+    /// A spring past an edge; `spring` works on the finger-space distance past the edge
+    /// (outward positive); the offset shows it through the rubber band.
+    struct Bounce: Sendable {
+        var t0: Double
+        var leading: Bool
+        var spring: BounceSpring
+    }
+
+    public var configuration: Configuration
+    /// Origin of the viewport in content coordinates, points.
+    public internal(set) var contentOffset: Point
+    /// Size of the viewport (the scroll view's bounds), points.
+    public internal(set) var viewport: Size
+    /// Size of the content, points.
+    public internal(set) var contentSize: Size
+    /// Extra scrollable space around the content, points (the refresh control's 50 pt at the
+    /// top while refreshing).
+    public internal(set) var contentInset: EdgeInsets
+    /// Time of the last event or step, milliseconds.
+    public internal(set) var now: Double
+    var motion: Motion = .idle
+    var tracker: VelocityTracker
+
+    public init(
+        viewport: Size, contentSize: Size = .zero, contentInset: EdgeInsets = .zero,
+        contentOffset: Point = .zero, configuration: Configuration = .uikit, t: Double = 0
+    ) {
+        self.configuration = configuration
+        self.viewport = viewport
+        self.contentSize = contentSize
+        self.contentInset = contentInset
+        self.contentOffset = contentOffset
+        self.now = t
+        self.tracker = VelocityTracker(configuration.velocityTracker)
+    }
+
+    // MARK: - State
+
+    /// The scroll axis.
+    public var axis: ScrollAxis { configuration.axis }
+    /// The content offset along the scroll axis, points.
+    public var offset: Double { axis.component(of: contentOffset) }
+    /// Smallest resting offset along the axis: `−leading inset`.
+    public var minOffset: Double { -axis.leadingInset(of: contentInset) }
+    /// Largest resting offset along the axis: `max(minOffset, content + trailing inset − viewport)`.
+    public var maxOffset: Double {
+        max(minOffset,
+            axis.length(of: contentSize) + axis.trailingInset(of: contentInset) - axis.length(of: viewport))
+    }
+    /// Whether a drag moves the content: the content (with insets) is longer than the viewport,
+    /// or `alwaysBounce` is on.
+    public var isScrollable: Bool { maxOffset > minOffset || configuration.alwaysBounce }
+
+    /// A finger is down (UIKit `isTracking`).
+    public var isTracking: Bool {
+        if case .tracking = motion { return true }
+        return false
+    }
+    /// A finger is down and has moved past the touch slop (UIKit `isDragging`).
+    public var isDragging: Bool {
+        if case .tracking(let drag) = motion { return drag.isDragging }
+        return false
+    }
+    /// Moving without a finger: a fling, a snap or a bounce back (UIKit `isDecelerating`).
+    public var isDecelerating: Bool {
+        switch motion {
+        case .decaying, .splining, .bouncing: return true
+        case .idle, .tracking: return false
+        }
+    }
+    /// Returning from past an edge.
+    public var isBouncing: Bool {
+        if case .bouncing = motion { return true }
+        return false
+    }
+    /// How far the content is pulled past the top (leading) edge, points (0 when not pulled).
+    public var pullDistance: Double { max(0, minOffset - offset) }
+    /// How far the content is pushed past the bottom (trailing) edge, points.
+    public var overscrollPastEnd: Double { max(0, offset - maxOffset) }
+
+    /// Content velocity, points per second (positive = offset increasing). While a finger is
+    /// down, the tracker's estimate mapped to the content.
+    public var velocity: Point { axis.point(axisVelocity) }
+
+    var axisVelocity: Double {
+        switch motion {
+        case .idle: return 0
+        case .tracking(let drag):
+            guard drag.isDragging, isScrollable else { return 0 }
+            return -axis.component(of: tracker.velocity()) * dragSlope(raw: currentRaw(drag))
+        case .decaying(let decay):
+            return UIKitDecay.velocity(initial: decay.velocity, rate: decay.rate, t: now - decay.t0)
+        case .splining(let spline):
+            return spline.fling.velocity(at: now - spline.t0)
+        case .bouncing(let bounce):
+            let raw = bounce.spring.displacement(at: now - bounce.t0)
+            let outward = bounce.spring.velocity(at: now - bounce.t0) * rubberBand.slope(atDistance: raw)
+            return bounce.leading ? -outward : outward
+        }
+    }
+
+    var rubberBand: RubberBand {
+        RubberBand(coefficient: configuration.rubberBandCoefficient, dimension: axis.length(of: viewport))
+    }
+
+    mutating func setAxisOffset(_ value: Double) {
+        contentOffset = axis.replacing(contentOffset, with: value)
+    }
+}

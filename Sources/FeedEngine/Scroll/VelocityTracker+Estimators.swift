@@ -1,0 +1,68 @@
+import Foundation
+
+extension VelocityTracker {
+    /// The first-order coefficient of the unweighted least-squares polynomial of `degree`
+    /// through `(times[i], values[i])`: the slope at t = 0. `nil` when the fit is degenerate
+    /// (fewer distinct times than coefficients).
+    ///
+    /// Solves the Vandermonde system by a QR decomposition (modified Gram–Schmidt), the
+    /// method Android's `solveLeastSquares` and Flutter's `LeastSquaresSolver` both use; the
+    /// normal equations lose too many digits when the times are a few milliseconds apart.
+    /// - Complexity: O(n · degree²).
+    static func leastSquaresSlope(times: [Double], values: [Double], degree: Int) -> Double? {
+        let n = times.count
+        let m = degree + 1
+        guard n >= m, degree >= 1 else { return nil }
+        // Columns of A: a[j][i] = times[i]^j.
+        var q = (0..<m).map { j in times.map { pow($0, Double(j)) } }
+        var r = Array(repeating: Array(repeating: 0.0, count: m), count: m)
+        for j in 0..<m {
+            for k in 0..<j {
+                let dot = zip(q[j], q[k]).reduce(0) { $0 + $1.0 * $1.1 }
+                r[k][j] = dot
+                for i in 0..<n { q[j][i] -= dot * q[k][i] }
+            }
+            let norm = q[j].reduce(0) { $0 + $1 * $1 }.squareRoot()
+            // Times are in seconds; a column this small means repeated times (no information).
+            guard norm > 1e-9 else { return nil }
+            for i in 0..<n { q[j][i] /= norm }
+            r[j][j] = norm
+        }
+        // b = R⁻¹ Qᵀ y by back substitution.
+        var b = (0..<m).map { j in zip(q[j], values).reduce(0) { $0 + $1.0 * $1.1 } }
+        for j in stride(from: m - 1, through: 0, by: -1) {
+            for k in (j + 1)..<m { b[j] -= r[j][k] * b[k] }
+            b[j] /= r[j][j]
+        }
+        return b[1]
+    }
+
+    /// Android's impulse estimate (`calculateImpulseVelocity`): walking from the oldest
+    /// segment to the newest, each segment's velocity `v_i` does work `(v_i − v_prev)·|v_i|`
+    /// on a unit mass whose speed is `v_prev = sign(W)·√(2|W|)`; the first segment starts from
+    /// rest, so its work is halved (E = ½v²). The result is `sign(W)·√(2|W|)`.
+    ///
+    /// `times` are seconds, oldest first. Two samples give the plain slope; segments with equal
+    /// times are skipped.
+    static func impulseVelocity(times: [Double], values: [Double]) -> Double {
+        let n = times.count
+        guard n >= 2 else { return 0 }
+        if n == 2 {
+            let dt = times[1] - times[0]
+            return dt == 0 ? 0 : (values[1] - values[0]) / dt
+        }
+        func velocityOfEnergy(_ work: Double) -> Double {
+            (work < 0 ? -1 : 1) * (2 * abs(work)).squareRoot()
+        }
+        var work = 0.0
+        for i in 1..<n {
+            let dt = times[i] - times[i - 1]
+            if dt == 0 { continue }
+            let previous = velocityOfEnergy(work)
+            let current = (values[i] - values[i - 1]) / dt
+            work += (current - previous) * abs(current)
+            if i == 1 { work *= 0.5 }
+        }
+        return velocityOfEnergy(work)
+    }
+}

@@ -1,0 +1,118 @@
+import FeedModel
+
+extension Virtualizer {
+    struct RowChange {
+        var fetches: [RowFetch] = []
+        var cancelled: [Int] = []
+    }
+
+    /// Applies a new preload range: items that left release their claim on in-flight fetches
+    /// (a fetch with no item left in range is cancelled) and unpin their cached rows; items that
+    /// entered pin their cached row, rejoin a fetch still in flight, or are requested anew.
+    ///
+    /// - Parameter preloadEntries: items intersecting the preload range, each once, with their
+    ///   distance from the viewport (points) and index.
+    /// - Complexity: O(k log k) for the k items in the old and new preload ranges.
+    func updateRows(
+        preloadEntries: [(item: Item, distance: Double, index: Int)], newPreloadIDs: Set<Int64>
+    ) -> RowChange {
+        var change = RowChange()
+
+        // Entered the range, first: pinning before anything is unpinned keeps a returning row from
+        // being evicted by the rows that leave in the same frame, and rejoining a fetch before
+        // anything is released keeps a fetch that one returning item still needs from being
+        // cancelled and asked again.
+        var toRequest: [(id: Int64, distance: Double, index: Int)] = []
+        for entry in preloadEntries where !preloadItemIDs.contains(entry.item.id) {
+            let id = entry.item.id
+            if rowCache.contains(id) {
+                rowCache.pin(id)
+            } else if let fetchID = fetchOfItem[id] {
+                fetches[fetchID]!.needed.insert(id)  // still in flight: keep it, do not ask again
+            } else {
+                toRequest.append((id, entry.distance, entry.index))
+            }
+        }
+
+        // Left the range. Sorted so evictions and cancellations are deterministic.
+        var leftIDs: [Int64] = []
+        for id in preloadItemIDs where !newPreloadIDs.contains(id) { leftIDs.append(id) }
+        leftIDs.sort()
+        var emptied: [Int] = []
+        for id in leftIDs {
+            counters.rowsEvicted += rowCache.unpin(id)
+            if let fetchID = fetchOfItem[id] {
+                fetches[fetchID]!.needed.remove(id)
+                if fetches[fetchID]!.needed.isEmpty { emptied.append(fetchID) }
+            }
+        }
+        for fetchID in emptied.sorted() {
+            guard let fetch = fetches.removeValue(forKey: fetchID) else { continue }
+            for id in fetch.itemIDs where fetchOfItem[id] == fetchID { fetchOfItem[id] = nil }
+            change.cancelled.append(fetchID)
+        }
+        counters.rowFetchesCancelled += change.cancelled.count
+
+        // New fetches: most urgent first (visible, then nearest), ties by index.
+        toRequest.sort { ($0.distance, $0.index) < ($1.distance, $1.index) }
+        var start = 0
+        while start < toRequest.count {
+            let end = min(start + rowBatchLimit, toRequest.count)
+            let ids = toRequest[start..<end].map(\.id)
+            let fetchID = nextFetchID
+            nextFetchID += 1
+            fetches[fetchID] = PendingRowFetch(itemIDs: ids, needed: Set(ids))
+            for id in ids { fetchOfItem[id] = fetchID }
+            change.fetches.append(RowFetch(id: fetchID, itemIDs: ids))
+            counters.rowFetchesIssued += 1
+            counters.rowsRequested += ids.count
+            start = end
+        }
+
+        preloadItemIDs = newPreloadIDs
+        return change
+    }
+
+    /// Delivers the rows of a fetch: caches them (pinned when the item is still in the preload
+    /// range) and binds each to the live cell showing that item now.
+    ///
+    /// A row is bound only to a cell whose item is the row's item: a cell that was reused for
+    /// another item while the fetch was in flight keeps its new item, unbound. A batch for a
+    /// fetch that was cancelled, already answered or never issued is dropped whole.
+    ///
+    /// - Parameters:
+    ///   - fetchID: ``RowFetch/id`` of the fetch answered.
+    ///   - batch: the rows found and the ids missing; rows for ids the fetch did not ask for are
+    ///     ignored, and asked ids absent from both lists count as missing.
+    /// - Returns: what was cached and bound.
+    /// - Complexity: O(r) for r rows in the batch (amortized; evictions O(1) each).
+    @discardableResult
+    public func rowsArrived(fetchID: Int, batch: RowBatch) -> RowArrival {
+        guard let fetch = fetches.removeValue(forKey: fetchID) else {
+            counters.rowBatchesDropped += 1
+            return RowArrival(accepted: false, rowsCached: 0, boundItemIDs: [], missingItemIDs: [])
+        }
+        for id in fetch.itemIDs where fetchOfItem[id] == fetchID { fetchOfItem[id] = nil }
+        let asked = Set(fetch.itemIDs)
+        var arrival = RowArrival(accepted: true, rowsCached: 0, boundItemIDs: [], missingItemIDs: [])
+        for row in batch.rows where asked.contains(row.id) {
+            counters.rowsEvicted += rowCache.store(row.id, row: row, pinned: preloadItemIDs.contains(row.id))
+            arrival.rowsCached += 1
+            if let cellID = cellOfItem[row.id], cells[cellID]!.itemID == row.id {
+                cells[cellID]!.boundRowItemID = row.id
+                arrival.boundItemIDs.append(row.id)
+            }
+        }
+        // Ids reported missing, and ids the source left out of both lists, are cached as missing
+        // so they are not asked for again while they stay in range.
+        let returned = Set(batch.rows.map(\.id))
+        for id in fetch.itemIDs where !returned.contains(id) {
+            counters.rowsEvicted += rowCache.store(id, row: nil, pinned: preloadItemIDs.contains(id))
+            arrival.missingItemIDs.append(id)
+        }
+        counters.rowsReceived += arrival.rowsCached
+        counters.rowsBound += arrival.boundItemIDs.count
+        counters.rowsMissing += arrival.missingItemIDs.count
+        return arrival
+    }
+}

@@ -1,0 +1,188 @@
+import FeedLayout
+import FeedModel
+
+extension Virtualizer {
+    /// Moves the viewport: recycles cells that left the prefetch range, gives entering items a
+    /// cell, and decides which rows to fetch and which fetches to cancel.
+    ///
+    /// - Parameters:
+    ///   - contentOffset: origin of the viewport in content coordinates, points.
+    ///   - viewport: size of the viewport (bounds), points.
+    ///   - items: the loaded item stubs; index `i` of the layout is `items[i]`. Read only at the
+    ///     indices the layout returns, never scanned.
+    ///   - scrollVelocity: points per second (sign gives the direction); `.zero` when at rest or
+    ///     unknown, then the direction comes from the offset change.
+    /// - Returns: what changed, with the row fetches to issue and the fetches to cancel.
+    /// - Complexity: one layout query (two with an item extent) plus O(k log k) for the k elements
+    ///   in the ranges; independent of `items.count`.
+    @discardableResult
+    public func update(
+        contentOffset: Point, viewport: Size, items: [Item], scrollVelocity: Point = .zero
+    ) -> VirtualizerUpdate {
+        let direction = resolveDirection(contentOffset: contentOffset, velocity: scrollVelocity)
+        let visibleRect = Rect(origin: contentOffset, size: viewport)
+        let needsVisibleIndices = configuration.prefetch.isItemBased || configuration.preload.isItemBased
+        let visibleIndices = needsVisibleIndices ? visibleIndexRange(in: visibleRect) : nil
+        let prefetchRect = rangeRect(
+            configuration.prefetch, viewport: visibleRect, direction: direction, visibleIndexRange: visibleIndices)
+        let preloadRect = rangeRect(
+            configuration.preload, viewport: visibleRect, direction: direction, visibleIndexRange: visibleIndices)
+
+        // One query for both ranges: they share the viewport's cross-axis extent, so the bounding
+        // rect of the two is exactly their union.
+        let elements = layout.attributesForElements(in: Self.boundingRect(prefetchRect, preloadRect))
+
+        var prefetchCells: [(attributes: LayoutAttributes, item: Item)] = []
+        var prefetchItemIDs: Set<Int64> = []
+        var preloadEntries: [(item: Item, distance: Double, index: Int)] = []
+        var newPreloadIDs: Set<Int64> = []
+        var supplementary: Set<SupplementaryKind> = []
+        var visibleAttributes: [LayoutAttributes] = []
+        var visibleItemIDs: [Int64?] = []
+
+        for attributes in elements {
+            let inPrefetch = attributes.frame.intersects(prefetchRect)
+            let inPreload = attributes.frame.intersects(preloadRect)
+            let isVisible = attributes.frame.intersects(visibleRect)
+            switch attributes.category {
+            case .cell:
+                let index = attributes.indexPath.item
+                precondition(
+                    index >= 0 && index < items.count,
+                    "layout returned item \(index) but only \(items.count) items were passed to update")
+                let item = items[index]
+                if inPrefetch, prefetchItemIDs.insert(item.id).inserted {
+                    prefetchCells.append((attributes, item))
+                }
+                if inPreload, newPreloadIDs.insert(item.id).inserted {
+                    preloadEntries.append((item, axis.distance(between: attributes.frame, and: visibleRect), index))
+                }
+                if isVisible {
+                    visibleAttributes.append(attributes)
+                    visibleItemIDs.append(item.id)
+                }
+            case .supplementary(let kind):
+                if inPrefetch { supplementary.insert(kind) }
+                if isVisible {
+                    visibleAttributes.append(attributes)
+                    visibleItemIDs.append(nil)
+                }
+            case .decoration:
+                if isVisible {
+                    visibleAttributes.append(attributes)
+                    visibleItemIDs.append(nil)
+                }
+            }
+        }
+
+        let liveBefore = cellOfItem.count
+        let cellChange = updateCells(prefetchCells: prefetchCells, prefetchItemIDs: prefetchItemIDs)
+        let rowChange = updateRows(preloadEntries: preloadEntries, newPreloadIDs: newPreloadIDs)
+        assert(liveBefore - cellChange.recycled + cellChange.reused + cellChange.created == cellOfItem.count)
+
+        liveSupplementaryKinds = supplementary
+        visibleAttributesStorage = visibleAttributes
+        visibleItemIDsStorage = visibleItemIDs
+        lastContentOffset = contentOffset
+        self.items = items
+        self.direction = direction
+        maxLiveCells = max(maxLiveCells, cellOfItem.count)
+        counters.updates += 1
+
+        let result = VirtualizerUpdate(
+            cellsCreated: cellChange.created, cellsReused: cellChange.reused,
+            cellsRecycled: cellChange.recycled, cellsDiscarded: cellChange.discarded,
+            enteredItemIDs: cellChange.entered, leftItemIDs: cellChange.left,
+            rowFetches: rowChange.fetches, cancelledFetchIDs: rowChange.cancelled,
+            direction: direction, visibleRect: visibleRect, prefetchRect: prefetchRect, preloadRect: preloadRect,
+            liveCellCount: cellOfItem.count)
+        lastUpdate = result
+        return result
+    }
+
+    private struct CellChange {
+        var created = 0
+        var reused = 0
+        var recycled = 0
+        var discarded = 0
+        var entered: [Int64] = []
+        var left: [Int64] = []
+    }
+
+    /// Recycles cells whose item left (or changed kind), then gives each entering item a cell
+    /// from its kind's pool or a new one, then trims the pool.
+    private func updateCells(
+        prefetchCells: [(attributes: LayoutAttributes, item: Item)], prefetchItemIDs: Set<Int64>
+    ) -> CellChange {
+        var change = CellChange()
+
+        // 1. Leaving: O(live cells). A live item whose kind changed is treated as leaving and
+        //    entering again, so a cell never shows an item of another kind.
+        var leaving: [Int] = []
+        for (itemID, cellID) in cellOfItem where !prefetchItemIDs.contains(itemID) {
+            leaving.append(cellID)
+        }
+        for (attributes, item) in prefetchCells {
+            if let cellID = cellOfItem[item.id] {
+                if cells[cellID]!.kind != item.kind {
+                    leaving.append(cellID)
+                } else {
+                    cells[cellID]!.indexPath = attributes.indexPath
+                }
+            }
+        }
+        leaving.sort()
+        for cellID in leaving {
+            let itemID = cells[cellID]!.itemID!
+            cellOfItem[itemID] = nil
+            cells[cellID]!.itemID = nil
+            cells[cellID]!.indexPath = nil
+            cells[cellID]!.boundRowItemID = nil
+            pool.push(cellID: cellID, kind: cells[cellID]!.kind)
+            change.left.append(itemID)
+        }
+        change.recycled = leaving.count
+
+        // 2. Entering, in layout order.
+        for (attributes, item) in prefetchCells where cellOfItem[item.id] == nil {
+            let cellID: Int
+            if let pooled = pool.pop(kind: item.kind) {
+                cellID = pooled
+                change.reused += 1
+            } else {
+                cellID = nextCellID
+                nextCellID += 1
+                cells[cellID] = VirtualizerCell(id: cellID, kind: item.kind, itemID: nil, indexPath: nil)
+                change.created += 1
+            }
+            precondition(cells[cellID]!.kind == item.kind, "reuse pool handed out a cell of another kind")
+            let hasRow = rowCache.row(for: item.id) != nil
+            cells[cellID]!.itemID = item.id
+            cells[cellID]!.indexPath = attributes.indexPath
+            cells[cellID]!.boundRowItemID = hasRow ? item.id : nil  // prepareForReuse, then bind
+            if hasRow { counters.rowsBound += 1 }
+            cellOfItem[item.id] = cellID
+            change.entered.append(item.id)
+        }
+
+        // 3. Trim the pool.
+        for cellID in pool.trim(limit: reusePoolLimit) {
+            cells[cellID] = nil
+            change.discarded += 1
+        }
+
+        counters.cellsCreated += change.created
+        counters.cellsReused += change.reused
+        counters.cellsRecycled += change.recycled
+        counters.cellsDiscarded += change.discarded
+        return change
+    }
+}
+
+extension RangeExtent {
+    /// Whether resolving the extent needs the visible index range.
+    var isItemBased: Bool {
+        if case .items = self { return true }
+        return false
+    }
+}

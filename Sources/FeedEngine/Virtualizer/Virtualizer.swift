@@ -1,0 +1,198 @@
+import FeedLayout
+import FeedModel
+
+/// Creates cells only for what is near the viewport, reuses them by reuse identifier, and asks
+/// for full rows only for items near the viewport: the part of `UICollectionView`,
+/// `RecyclerView` or react-window that decides which elements exist.
+///
+/// Each frame, ``update(contentOffset:viewport:items:scrollVelocity:)`` asks the layout for the
+/// elements in the prefetch and preload ranges (one `attributesForElements(in:)` query), then:
+///
+/// 1. cells whose item left the prefetch range go to the reuse pool of their kind;
+/// 2. each entering item takes a cell from the pool of its own kind, or a new one;
+/// 3. the pool is trimmed to ``reusePoolLimit`` per kind (the excess is discarded);
+/// 4. rows are requested, in batches of at most ``rowBatchLimit`` ids, for items entering the
+///    preload range whose row is neither cached nor already being fetched; fetches whose items
+///    all left the range are cancelled.
+///
+/// Cells are keyed by item id, not index, so a prepend (which shifts every index) keeps every
+/// cell where it is. The reuse identifier is ``FeedModel/Item/kind``: a cell never shows an item
+/// of another kind. Rows arrive through ``rowsArrived(fetchID:batch:)`` and are bound only to
+/// the live cell showing that item now.
+///
+/// Pure and deterministic: no clock, no I/O. One instance belongs to one session; the layout it
+/// holds must be prepared by the caller and describe the `items` passed to each update (index
+/// `i` of the layout is `items[i]`).
+///
+/// - Complexity: an update costs one layout query, O(log n + k) for a layout that meets
+///   DESIGN.md, plus O(k log k) for the k elements in the ranges (sorting what entered and left):
+///   never proportional to the number of loaded items.
+public final class Virtualizer {
+    /// The scroll direction along the axis.
+    public enum Direction: String, Hashable, Sendable, Codable {
+        /// Toward larger offsets: down, or right.
+        case forward
+        /// Toward smaller offsets: up, or left.
+        case backward
+    }
+
+    /// Default reuse pool limit per kind: `RecyclerView.RecycledViewPool.DEFAULT_MAX_SCRAP` = 5.
+    public static let defaultReusePoolLimit = 5
+    /// Default number of ids per row fetch: one SQL statement with at most 50 bound parameters,
+    /// well under SQLite's historical `SQLITE_MAX_VARIABLE_NUMBER` of 999.
+    public static let defaultRowBatchLimit = 50
+    /// Default number of rows kept for items outside the preload range.
+    public static let defaultRowCacheCapacity = 500
+
+    /// The layout asked for elements; prepared and kept current by the caller.
+    public let layout: any CollectionLayout
+    public let configuration: RangeConfiguration
+    public let axis: ScrollAxis
+    /// Most cells kept in the reuse pool per kind.
+    public let reusePoolLimit: Int
+    /// Most ids in one ``RowFetch``.
+    public let rowBatchLimit: Int
+
+    // Cells.
+    var cells: [Int: VirtualizerCell] = [:]
+    var cellOfItem: [Int64: Int] = [:]
+    var pool = VirtualizerReusePool()
+    var nextCellID = 0
+    var liveSupplementaryKinds: Set<SupplementaryKind> = []
+
+    // Rows.
+    var rowCache: VirtualizerRowCache
+    var preloadItemIDs: Set<Int64> = []
+    var fetches: [Int: PendingRowFetch] = [:]
+    var fetchOfItem: [Int64: Int] = [:]
+    var nextFetchID = 0
+
+    // Last update.
+    /// The items of the last update (copy on write: holding it costs nothing per frame).
+    var items: [Item] = []
+    var lastContentOffset: Point?
+    public internal(set) var direction: Direction = .forward
+    /// Elements intersecting the viewport after the last update, in layout order.
+    var visibleAttributesStorage: [LayoutAttributes] = []
+    var visibleItemIDsStorage: [Int64?] = []
+    public internal(set) var lastUpdate: VirtualizerUpdate?
+
+    /// Cumulative counts.
+    public internal(set) var counters = VirtualizerCounters()
+    /// The most live cells after any update.
+    public internal(set) var maxLiveCells = 0
+    /// The last item selected by ``tap(at:)``.
+    public internal(set) var selection: VirtualizerHit?
+
+    /// A fetch in flight: the ids asked for, and those still in the preload range.
+    struct PendingRowFetch {
+        var itemIDs: [Int64]
+        var needed: Set<Int64>
+    }
+
+    /// - Parameters:
+    ///   - layout: prepared by the caller for the items it will pass to `update`.
+    ///   - configuration: the prefetch and preload ranges.
+    ///   - axis: the scroll axis the ranges extend along.
+    ///   - reusePoolLimit: most pooled cells per kind (≥ 0).
+    ///   - rowBatchLimit: most ids per row fetch (≥ 1).
+    ///   - rowCacheCapacity: most cached rows of items outside the preload range (≥ 0); rows of
+    ///     items inside it are always kept.
+    /// - Throws: ``VirtualizerConfigurationError`` naming the first invalid parameter.
+    public init(
+        layout: any CollectionLayout,
+        configuration: RangeConfiguration,
+        axis: ScrollAxis = .vertical,
+        reusePoolLimit: Int = Virtualizer.defaultReusePoolLimit,
+        rowBatchLimit: Int = Virtualizer.defaultRowBatchLimit,
+        rowCacheCapacity: Int = Virtualizer.defaultRowCacheCapacity
+    ) throws(VirtualizerConfigurationError) {
+        func invalid(_ name: String, _ value: String, _ reason: String) -> VirtualizerConfigurationError {
+            .invalidParameter(name: name, value: value, reason: reason)
+        }
+        guard configuration.prefetch.isValid else {
+            throw invalid("prefetch", configuration.prefetch.description, "amounts must be finite and ≥ 0")
+        }
+        guard configuration.preload.isValid else {
+            throw invalid("preload", configuration.preload.description, "amounts must be finite and ≥ 0")
+        }
+        guard reusePoolLimit >= 0 else { throw invalid("reusePoolLimit", "\(reusePoolLimit)", "must be ≥ 0") }
+        guard rowBatchLimit >= 1 else { throw invalid("rowBatchLimit", "\(rowBatchLimit)", "must be ≥ 1") }
+        guard rowCacheCapacity >= 0 else {
+            throw invalid("rowCacheCapacity", "\(rowCacheCapacity)", "must be ≥ 0")
+        }
+        self.layout = layout
+        self.configuration = configuration
+        self.axis = axis
+        self.reusePoolLimit = reusePoolLimit
+        self.rowBatchLimit = rowBatchLimit
+        self.rowCache = VirtualizerRowCache(capacity: rowCacheCapacity)
+    }
+}
+
+// MARK: - Queries
+
+extension Virtualizer {
+    /// Live cells (showing an item), by item id ascending.
+    /// - Complexity: O(k log k) for k live cells.
+    public var liveCells: [VirtualizerCell] {
+        cellOfItem.keys.sorted().compactMap { cells[cellOfItem[$0]!] }
+    }
+
+    /// Number of live cells.
+    public var liveCellCount: Int { cellOfItem.count }
+
+    /// The live cell showing `itemID`, `nil` when it has none.
+    public func cell(forItem itemID: Int64) -> VirtualizerCell? {
+        cellOfItem[itemID].flatMap { cells[$0] }
+    }
+
+    /// Cells in the reuse pool, all kinds.
+    public var pooledCellCount: Int { pool.count }
+
+    /// Cells in the reuse pool per kind.
+    public var pooledCellCounts: [String: Int] { pool.countsByKind }
+
+    /// Header and footer views intersecting the prefetch range, sorted.
+    public var liveSupplementaryViews: [SupplementaryKind] {
+        liveSupplementaryKinds.sorted { $0.rawValue < $1.rawValue }
+    }
+
+    /// Whether the full row of `itemID` is cached (a missing id is not loaded).
+    public func isRowLoaded(_ itemID: Int64) -> Bool { rowCache.row(for: itemID) != nil }
+
+    /// The cached row of `itemID`, `nil` when not loaded.
+    public func row(for itemID: Int64) -> ItemRow? { rowCache.row(for: itemID) }
+
+    /// Rows cached, pinned and unpinned.
+    public var cachedRowCount: Int { rowCache.count }
+
+    /// Fetches issued and neither answered nor cancelled, ascending.
+    public var pendingFetchIDs: [Int] { fetches.keys.sorted() }
+
+    /// Items whose row is being fetched, ascending.
+    public var itemsBeingFetched: [Int64] { fetchOfItem.keys.sorted() }
+
+    /// Items in the preload range after the last update, ascending.
+    public var preloadRangeItemIDs: [Int64] { preloadItemIDs.sorted() }
+
+    /// Layout attributes of the elements intersecting the viewport after the last update
+    /// (cells, headers, footers), in layout order.
+    public var visibleAttributes: [LayoutAttributes] { visibleAttributesStorage }
+
+    /// The elements intersecting the viewport after the last update, with their cells and whether
+    /// each shows its row, in layout order.
+    public var visibleElements: [VisibleElement] {
+        zip(visibleAttributesStorage, visibleItemIDsStorage).map { attributes, itemID in
+            guard let itemID else {
+                return VisibleElement(attributes: attributes, itemID: nil, cellID: nil, isRowBound: true)
+            }
+            let cell = cellOfItem[itemID].flatMap { cells[$0] }
+            return VisibleElement(
+                attributes: attributes, itemID: itemID, cellID: cell?.id, isRowBound: cell?.isRowBound ?? false)
+        }
+    }
+
+    /// Items intersecting the viewport after the last update, in layout order.
+    public var visibleItemIDs: [Int64] { visibleItemIDsStorage.compactMap { $0 } }
+}

@@ -1,0 +1,147 @@
+/// The classic photo grid: C columns of equal items, rows top to bottom, an optional
+/// full-width header above the first row.
+///
+/// ```
+///  ┌──────── header (H) ────────┐   y = 0
+///  │ top inset                  │
+///  │ [0]  s [1]  s [2]          │   y = H + top
+///  │  line spacing              │
+///  │ [3]    [4]    [5]          │
+///  │ [6]                        │   the last row may be partly filled
+///  │ bottom inset               │
+///  └────────────────────────────┘
+/// ```
+/// Item i: row r = i / C, column c = i % C;
+/// x = left + c·(w + s), y = H + top + r·(h + lineSpacing). With no item size, items are
+/// square: w = h = (W − left − right − (C − 1)·s) / C.
+/// Content height = H + top + rows·h + (rows − 1)·lineSpacing + bottom (no rows: H + top + bottom).
+///
+/// Every frame is arithmetic on the index, so `prepend`, `append` and `removeFirst/Last` only
+/// change the count: O(1).
+public final class GridLayout: CollectionLayout {
+    public let configuration: LayoutConfiguration
+    public private(set) var itemCount = 0
+    public private(set) var viewport = Size.zero
+    private var itemSize = Size.zero
+
+    init(configuration: LayoutConfiguration) {
+        self.configuration = configuration
+    }
+
+    private var columns: Int { configuration.columns }
+    private var insets: EdgeInsets { configuration.insets }
+    private var spacing: Double { configuration.spacing }
+    private var lineSpacing: Double { configuration.resolvedLineSpacing }
+    private var headerHeight: Double { configuration.headerHeight }
+    private var rowCount: Int { (itemCount + columns - 1) / columns }
+    private var firstRowY: Double { headerHeight + insets.top }
+
+    /// - Throws: ``LayoutError`` for an empty viewport, insets or spacing leaving no room, or an
+    ///   item size too wide for C columns.
+    /// - Complexity: O(n) to validate the sizes (which the grid otherwise ignores).
+    public func prepare(sizes: [Size], viewport: Size) throws {
+        try configuration.validate()
+        try Check.viewport(viewport)
+        try Check.sizes(sizes)
+        let extent = try Check.trackExtent(
+            total: viewport.width, leading: insets.left, trailing: insets.right, gaps: columns - 1, spacing: spacing)
+        if let fixed = configuration.itemSize {
+            guard fixed.width * Double(columns) <= extent else {
+                throw LayoutError.invalidParameter(
+                    name: "item-size", value: "\(fixed.width)x\(fixed.height)",
+                    reason: "\(columns) columns of width \(fixed.width) do not fit in \(extent) pt")
+            }
+            itemSize = fixed
+        } else {
+            let side = extent / Double(columns)
+            itemSize = Size(width: side, height: side)
+        }
+        self.viewport = viewport
+        itemCount = sizes.count
+    }
+
+    /// - Complexity: O(1).
+    public func append(sizes: [Size]) { itemCount += sizes.count }
+    /// - Complexity: O(1): every item's frame follows from its new index.
+    public func prepend(sizes: [Size]) { itemCount += sizes.count }
+    /// - Complexity: O(1).
+    public func removeFirst(_ n: Int) { itemCount -= min(max(n, 0), itemCount) }
+    /// - Complexity: O(1).
+    public func removeLast(_ n: Int) { itemCount -= min(max(n, 0), itemCount) }
+
+    public var contentSize: Size {
+        let rows = rowCount
+        let body = rows == 0 ? 0 : Double(rows) * itemSize.height + Double(rows - 1) * lineSpacing
+        return Size(width: viewport.width, height: firstRowY + body + insets.bottom)
+    }
+
+    private func frame(row: Int, column: Int) -> Rect {
+        Rect(
+            x: insets.left + Double(column) * (itemSize.width + spacing),
+            y: firstRowY + Double(row) * (itemSize.height + lineSpacing),
+            width: itemSize.width, height: itemSize.height)
+    }
+
+    private var headerFrame: Rect { Rect(x: 0, y: 0, width: viewport.width, height: headerHeight) }
+
+    /// - Complexity: O(k + rows·2 + columns·2) for k returned elements: the candidate rows and
+    ///   columns come from division, then each candidate gets the exact half-open test.
+    public func attributesForElements(in rect: Rect) -> [LayoutAttributes] {
+        var result: [LayoutAttributes] = []
+        if let header = attributesForSupplementaryView(ofKind: .header), header.frame.intersects(rect) {
+            result.append(header)
+        }
+        guard itemCount > 0, !rect.isEmpty else { return result }
+        let rows = periodicCandidates(
+            start: firstRowY, pitch: itemSize.height + lineSpacing, length: itemSize.height,
+            count: rowCount, low: rect.minY, high: rect.maxY)
+        let cols = periodicCandidates(
+            start: insets.left, pitch: itemSize.width + spacing, length: itemSize.width,
+            count: min(columns, itemCount), low: rect.minX, high: rect.maxX)
+        for row in rows {
+            for column in cols {
+                let index = row * columns + column
+                guard index < itemCount else { break }
+                let frame = frame(row: row, column: column)
+                if frame.intersects(rect) { result.append(cellAttributes(index, frame)) }
+            }
+        }
+        return result
+    }
+
+    /// - Complexity: O(1).
+    public func attributesForItem(at index: Int) -> LayoutAttributes? {
+        guard index >= 0, index < itemCount else { return nil }
+        return cellAttributes(index, frame(row: index / columns, column: index % columns))
+    }
+
+    public func attributesForSupplementaryView(ofKind kind: SupplementaryKind) -> LayoutAttributes? {
+        kind == .header && viewport.width > 0 ? supplementaryAttributes(.header, frame: headerFrame) : nil
+    }
+
+    /// True only when the width changes (a vertical grid does not depend on the height or offset).
+    public func shouldInvalidateLayout(forBoundsChange newBounds: Rect) -> Bool {
+        newBounds.width != viewport.width
+    }
+
+    /// Re-derives the item size for the new width; keeps the old layout if the new viewport is invalid.
+    /// - Complexity: O(1).
+    public func invalidateLayout(forBoundsChange newBounds: Rect) {
+        let count = itemCount
+        let old = (viewport, itemSize)
+        do {
+            try prepare(sizes: [], viewport: newBounds.size)
+        } catch {
+            (viewport, itemSize) = old
+        }
+        itemCount = count
+    }
+
+    /// The proposed offset, clamped (UIKit's default: no snapping).
+    public func targetContentOffset(forProposed proposed: Point, velocity: Point) -> Point {
+        clampedContentOffset(proposed)
+    }
+
+    /// Grid items do not self-size: returns 0.
+    public func setMeasuredSize(_ size: Size, forItemAt index: Int, contentOffset: Point) -> Double { 0 }
+}

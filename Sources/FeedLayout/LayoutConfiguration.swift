@@ -1,0 +1,194 @@
+/// Which layout a ``LayoutConfiguration`` builds.
+public enum LayoutKind: String, CaseIterable, Codable, Hashable, Sendable {
+    case grid, flow, mosaic, carousel, strip, waterfall, list
+}
+
+/// How a flow layout spreads the leftover space of a line (see ``FlowLayout``).
+public enum FlowAlignment: String, CaseIterable, Codable, Hashable, Sendable {
+    /// UIKit's rule: full lines justified, a lone item centred, the last line left-aligned.
+    case justified
+    /// Every line packed to the leading edge with the minimum inter-item spacing.
+    case left
+}
+
+/// One layout's kind and parameters: what the CLI, the replay harness and the tests share.
+///
+/// Parameters a kind does not use are ignored. Lengths are points. Build the layout with
+/// ``makeLayout()``; the viewport comes later, in `prepare(sizes:viewport:)`.
+///
+/// | kind | uses |
+/// |---|---|
+/// | grid | columns, itemSize (nil: square from the width), spacing, lineSpacing, insets, headerHeight |
+/// | flow | itemSize (nil: intrinsic sizes), spacing, lineSpacing, insets, headerHeight, footerHeight, direction, alignment |
+/// | mosaic | spacing, bigHeight, insets |
+/// | carousel | itemSize, spacing, zoom, fade |
+/// | strip | — (squares from the viewport) |
+/// | waterfall | columns, spacing, lineSpacing, insets, headerHeight |
+/// | list | spacing (between rows), insets, headerHeight, footerHeight, estimatedHeight |
+public struct LayoutConfiguration: Codable, Hashable, Sendable {
+    public var kind: LayoutKind
+    /// Columns of a grid or waterfall, ≥ 1.
+    public var columns: Int
+    /// Fixed item size, points. Grid: nil means square items from the width; carousel: required.
+    public var itemSize: Size?
+    /// Inter-item spacing (across the scroll axis), points.
+    public var spacing: Double
+    /// Spacing between lines (along the scroll axis), points; nil means `spacing`.
+    public var lineSpacing: Double?
+    public var insets: EdgeInsets
+    /// Header extent along the scroll axis, points; 0 means no header.
+    public var headerHeight: Double
+    /// Footer extent along the scroll axis, points; 0 means no footer.
+    public var footerHeight: Double
+    /// Mosaic big-item height B, points.
+    public var bigHeight: Double
+    /// Carousel zoom: the centred item is scaled by 1 + zoom.
+    public var zoom: Double
+    /// Carousel fading: alpha falls to 0.6 away from the centre.
+    public var fade: Bool
+    public var direction: ScrollAxis
+    public var alignment: FlowAlignment
+    /// List: every item is this tall until measured (self-sizing); nil means intrinsic heights are exact.
+    public var estimatedHeight: Double?
+
+    public init(
+        kind: LayoutKind, columns: Int = 3, itemSize: Size? = nil, spacing: Double = 0,
+        lineSpacing: Double? = nil, insets: EdgeInsets = .zero, headerHeight: Double = 0,
+        footerHeight: Double = 0, bigHeight: Double = 200, zoom: Double = 0, fade: Bool = false,
+        direction: ScrollAxis = .vertical, alignment: FlowAlignment = .justified,
+        estimatedHeight: Double? = nil
+    ) {
+        self.kind = kind
+        self.columns = columns
+        self.itemSize = itemSize
+        self.spacing = spacing
+        self.lineSpacing = lineSpacing
+        self.insets = insets
+        self.headerHeight = headerHeight
+        self.footerHeight = footerHeight
+        self.bigHeight = bigHeight
+        self.zoom = zoom
+        self.fade = fade
+        self.direction = direction
+        self.alignment = alignment
+        self.estimatedHeight = estimatedHeight
+    }
+
+    /// `lineSpacing`, or `spacing` when it is not set.
+    public var resolvedLineSpacing: Double { lineSpacing ?? spacing }
+
+    /// Checks the parameters that do not depend on the viewport (those are checked by `prepare`).
+    /// - Throws: ``LayoutError/invalidParameter(name:value:reason:)`` naming the first bad
+    ///   parameter, spelled as the CLI option (`columns`, `item-size`, `spacing`, ...).
+    public func validate() throws {
+        if kind == .grid || kind == .waterfall {
+            guard columns >= 1 else {
+                throw LayoutError.invalidParameter(name: "columns", value: "\(columns)", reason: "must be at least 1")
+            }
+        }
+        try Check.nonNegative(spacing, "spacing")
+        try Check.nonNegative(resolvedLineSpacing, "line-spacing")
+        try Check.nonNegative(headerHeight, "header-height")
+        try Check.nonNegative(footerHeight, "footer-height")
+        try Check.insets(insets)
+        if let itemSize { try Check.positive(itemSize, "item-size") }
+        switch kind {
+        case .mosaic:
+            try Check.positive(bigHeight, "big-height")
+            guard bigHeight > spacing else {
+                throw LayoutError.invalidParameter(
+                    name: "big-height", value: "\(bigHeight)",
+                    reason: "must exceed the spacing \(spacing) so small items have height (B − s) / 2 > 0")
+            }
+        case .carousel:
+            guard itemSize != nil else {
+                throw LayoutError.invalidParameter(name: "item-size", value: "none", reason: "a carousel needs an item size")
+            }
+            try Check.nonNegative(zoom, "zoom")
+        case .list:
+            if let estimatedHeight { try Check.positive(estimatedHeight, "estimated-height") }
+        case .grid, .flow, .strip, .waterfall:
+            break
+        }
+    }
+
+    /// A new, unprepared layout of this kind.
+    /// - Throws: what ``validate()`` throws.
+    public func makeLayout() throws -> any CollectionLayout {
+        try validate()
+        switch kind {
+        case .grid: return GridLayout(configuration: self)
+        case .flow: return FlowLayout(configuration: self)
+        case .mosaic: return MosaicLayout(configuration: self)
+        case .carousel: return CarouselLayout(configuration: self)
+        case .strip: return StripLayout()
+        case .waterfall: return WaterfallLayout(configuration: self)
+        case .list: return ListLayout(configuration: self)
+        }
+    }
+}
+
+/// Parameter checks that throw ``LayoutError`` naming the parameter.
+enum Check {
+    static func nonNegative(_ value: Double, _ name: String) throws {
+        guard value.isFinite, value >= 0 else {
+            throw LayoutError.invalidParameter(name: name, value: "\(value)", reason: "must be a finite number ≥ 0")
+        }
+    }
+
+    static func positive(_ value: Double, _ name: String) throws {
+        guard value.isFinite, value > 0 else {
+            throw LayoutError.invalidParameter(name: name, value: "\(value)", reason: "must be a finite number > 0")
+        }
+    }
+
+    static func positive(_ size: Size, _ name: String) throws {
+        guard size.width.isFinite, size.height.isFinite, size.width > 0, size.height > 0 else {
+            throw LayoutError.invalidParameter(
+                name: name, value: "\(size.width)x\(size.height)", reason: "width and height must be finite and > 0")
+        }
+    }
+
+    static func insets(_ insets: EdgeInsets) throws {
+        for value in [insets.top, insets.left, insets.bottom, insets.right] {
+            guard value.isFinite, value >= 0 else {
+                throw LayoutError.invalidParameter(
+                    name: "insets", value: "\(insets.top),\(insets.left),\(insets.bottom),\(insets.right)",
+                    reason: "every inset must be a finite number ≥ 0")
+            }
+        }
+    }
+
+    /// A viewport with positive, finite width and height.
+    static func viewport(_ viewport: Size) throws {
+        guard viewport.width.isFinite, viewport.height.isFinite, viewport.width > 0, viewport.height > 0 else {
+            throw LayoutError.invalidParameter(
+                name: "viewport", value: "\(viewport.width)x\(viewport.height)", reason: "must be non-empty and finite")
+        }
+    }
+
+    /// Intrinsic sizes: finite and ≥ 0; the error names the first bad one as `sizes[i]`.
+    static func sizes(_ sizes: [Size]) throws {
+        for (index, size) in sizes.enumerated() {
+            guard size.width.isFinite, size.height.isFinite, size.width >= 0, size.height >= 0 else {
+                throw LayoutError.invalidParameter(
+                    name: "sizes[\(index)]", value: "\(size.width)x\(size.height)",
+                    reason: "an intrinsic size must be finite and ≥ 0")
+            }
+        }
+    }
+
+    /// The width left for `count` tracks after insets and gaps, which must be > 0.
+    static func trackExtent(total: Double, leading: Double, trailing: Double, gaps: Int, spacing: Double) throws -> Double {
+        guard leading + trailing < total else {
+            throw LayoutError.invalidParameter(
+                name: "insets", value: "\(leading)+\(trailing)", reason: "leave no room in a viewport of \(total)")
+        }
+        let extent = total - leading - trailing - Double(gaps) * spacing
+        guard extent > 0 else {
+            throw LayoutError.invalidParameter(
+                name: "spacing", value: "\(spacing)", reason: "\(gaps) gap(s) are wider than the viewport's \(total - leading - trailing) pt")
+        }
+        return extent
+    }
+}

@@ -1,0 +1,164 @@
+/// One full-width column of rows: the default for text feeds. Self-sizing like a
+/// `UITableView` with `estimatedRowHeight`: with an estimated height every row is that tall
+/// until ``setMeasuredSize(_:forItemAt:contentOffset:)`` records its real height.
+///
+/// ```
+///  ┌──── header ────┐  y = 0
+///  │  top inset     │
+///  │ [0]            │  y₀ = H + top
+///  │  spacing       │
+///  │ [1]            │  yᵢ₊₁ = yᵢ + hᵢ + spacing
+///  │  ...           │
+///  │  bottom inset  │
+///  └──── footer ────┘
+/// ```
+/// Row width = W − left − right; row height = the intrinsic height (the intrinsic width is
+/// ignored: rows are full width), or the estimate until measured.
+///
+/// Storage (see `ListLayout+Storage.swift`): heights and row tops in a deque with free slots in
+/// front, tops in a coordinate whose origin is arbitrary (the first live row defines y₀), and a
+/// first invalid index past which tops are recomputed lazily, only as far as a query needs.
+/// So `prepend` costs O(m) for m new rows (a running offset base, no rebuild), `append` O(m),
+/// a measurement O(1) plus the rows between it and the next query, `removeFirst/Last` O(removed).
+public final class ListLayout: CollectionLayout {
+    public let configuration: LayoutConfiguration
+    public private(set) var viewport = Size.zero
+    var storage = ListStorage()
+
+    init(configuration: LayoutConfiguration) {
+        self.configuration = configuration
+    }
+
+    var insets: EdgeInsets { configuration.insets }
+    var spacing: Double { configuration.spacing }
+    var firstRowY: Double { configuration.headerHeight + insets.top }
+    var rowWidth: Double { viewport.width - insets.left - insets.right }
+
+    public var itemCount: Int { storage.count }
+
+    /// The height a new row gets: the estimate if there is one, else its intrinsic height.
+    func initialHeight(_ size: Size) -> Double {
+        configuration.estimatedHeight ?? sanitized(size).height
+    }
+
+    /// - Throws: ``LayoutError`` for an empty viewport, bad sizes, or insets leaving no width.
+    /// - Complexity: O(n).
+    public func prepare(sizes: [Size], viewport: Size) throws {
+        try configuration.validate()
+        try Check.viewport(viewport)
+        try Check.sizes(sizes)
+        _ = try Check.trackExtent(
+            total: viewport.width, leading: insets.left, trailing: insets.right, gaps: 0, spacing: 0)
+        self.viewport = viewport
+        storage = ListStorage()
+        storage.append(sizes.map(initialHeight), spacing: spacing)
+        if !sizes.isEmpty { storage.validate(through: sizes.count - 1, spacing: spacing) }
+    }
+
+    /// - Complexity: O(m) for m new rows (their tops are computed when a query first needs them).
+    public func append(sizes: [Size]) {
+        storage.append(sizes.map(initialHeight), spacing: spacing)
+    }
+
+    /// - Complexity: O(m) amortized for m new rows: their tops are computed upward from the
+    ///   first row's; existing rows keep their stored tops.
+    public func prepend(sizes: [Size]) {
+        storage.prepend(sizes.map(initialHeight), spacing: spacing)
+    }
+
+    /// - Complexity: O(removed) amortized.
+    public func removeFirst(_ n: Int) { storage.removeFirst(n, spacing: spacing) }
+    /// - Complexity: O(removed).
+    public func removeLast(_ n: Int) { storage.removeLast(n) }
+
+    /// Height = H + top + Σh + (n − 1)·spacing + bottom + footer.
+    /// - Complexity: O(1) (a running sum of heights).
+    public var contentSize: Size {
+        let n = storage.count
+        let rows = n == 0 ? 0 : storage.heightSum + Double(n - 1) * spacing
+        return Size(
+            width: viewport.width,
+            height: firstRowY + rows + insets.bottom + configuration.footerHeight)
+    }
+
+    private var footerY: Double { contentSize.height - configuration.footerHeight }
+
+    func frame(_ index: Int) -> Rect {
+        Rect(x: insets.left, y: firstRowY + storage.top(index), width: rowWidth, height: storage.height(index))
+    }
+
+    /// - Complexity: O(log n + k) once tops are valid down to the rect (a binary search over
+    ///   the cached tops); after a measurement, the first query also recomputes tops from the
+    ///   measured row down to the rect.
+    public func attributesForElements(in rect: Rect) -> [LayoutAttributes] {
+        var result: [LayoutAttributes] = []
+        if let header = attributesForSupplementaryView(ofKind: .header), header.frame.intersects(rect) {
+            result.append(header)
+        }
+        if storage.count > 0, !rect.isEmpty {
+            let limit = rect.maxY - firstRowY
+            storage.validate(whileTopBelow: limit, spacing: spacing)
+            let valid = storage.validCount
+            let low = rect.minY - firstRowY
+            let guess = interpolatedGuess(low, first: 0, last: storage.top(valid - 1), in: 0..<valid)
+            var index = partitionPoint(in: 0..<valid, guess: guess) { storage.top($0) + storage.height($0) > low }
+            while index < valid, storage.top(index) < limit {
+                let frame = frame(index)
+                if frame.intersects(rect) { result.append(cellAttributes(index, frame)) }
+                index += 1
+            }
+        }
+        if let footer = attributesForSupplementaryView(ofKind: .footer), footer.frame.intersects(rect) {
+            result.append(footer)
+        }
+        return result
+    }
+
+    /// - Complexity: O(1) when the row's top is valid, else O(rows since the first invalid index).
+    public func attributesForItem(at index: Int) -> LayoutAttributes? {
+        guard index >= 0, index < storage.count else { return nil }
+        storage.validate(through: index, spacing: spacing)
+        return cellAttributes(index, frame(index))
+    }
+
+    public func attributesForSupplementaryView(ofKind kind: SupplementaryKind) -> LayoutAttributes? {
+        switch kind {
+        case .header:
+            return supplementaryAttributes(
+                .header, frame: Rect(x: 0, y: 0, width: viewport.width, height: configuration.headerHeight))
+        case .footer:
+            return supplementaryAttributes(
+                .footer, frame: Rect(x: 0, y: footerY, width: viewport.width, height: configuration.footerHeight))
+        }
+    }
+
+    /// True only when the width changes; heights do not depend on the width.
+    public func shouldInvalidateLayout(forBoundsChange newBounds: Rect) -> Bool {
+        newBounds.width != viewport.width
+    }
+
+    /// Adopts the new width if it leaves room for rows. Row heights stay (measured heights too).
+    /// - Complexity: O(1).
+    public func invalidateLayout(forBoundsChange newBounds: Rect) {
+        guard (try? Check.viewport(newBounds.size)) != nil, insets.left + insets.right < newBounds.width else { return }
+        viewport = newBounds.size
+    }
+
+    public func targetContentOffset(forProposed proposed: Point, velocity: Point) -> Point {
+        clampedContentOffset(proposed)
+    }
+
+    /// Replaces row `index`'s height with `size.height` and returns the content-offset change
+    /// that keeps the visible rows still: the height change when the row's top lies above
+    /// `contentOffset.y` (UITableView's behaviour with estimated heights), else 0. Rows below it
+    /// are moved lazily (first invalid index). Out-of-range indices and NaN or negative heights
+    /// are ignored (returns 0).
+    /// - Complexity: O(1), plus recomputing tops down to the row if they were invalid.
+    public func setMeasuredSize(_ size: Size, forItemAt index: Int, contentOffset: Point) -> Double {
+        guard index >= 0, index < storage.count, size.height.isFinite, size.height >= 0 else { return 0 }
+        storage.validate(through: index, spacing: spacing)
+        let top = firstRowY + storage.top(index)
+        let delta = storage.setHeight(size.height, at: index)
+        return top < contentOffset.y ? delta : 0
+    }
+}

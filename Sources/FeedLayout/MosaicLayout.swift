@@ -1,0 +1,131 @@
+/// Two columns in repeating groups of six: a big item and two small ones, then two small ones
+/// and a big one.
+///
+/// ```
+///  group at y = g (groups repeat every 2B + 2s from the top inset)
+///  ┌──────────┐ s ┌──────────┐
+///  │          │   │    1     │ h
+///  │    0     │   └──────────┘
+///  │  (w × B) │ s ┌──────────┐
+///  │          │   │    2     │ h
+///  └──────────┘   └──────────┘        h = (B − s) / 2
+///        s              s             w = (W − left − right − s) / 2
+///  ┌──────────┐   ┌──────────┐
+///  │    3     │ h │          │
+///  └──────────┘   │    5     │
+///  ┌──────────┐ s │  (w × B) │
+///  │    4     │ h │          │
+///  └──────────┘   └──────────┘
+/// ```
+/// Frames (x₀ = left, x₁ = left + w + s): 0 = (x₀, g, w, B); 1 = (x₁, g, w, h);
+/// 2 = (x₁, g + h + s, w, h); 3 = (x₀, g + B + s, w, h); 4 = (x₀, g + B + 2s + h, w, h);
+/// 5 = (x₁, g + B + s, w, B). Content height = bottom of the lowest frame + bottom inset.
+///
+/// Every frame is arithmetic on the index: any item or rect costs the same at 100 or 10⁷ items,
+/// and `prepend`, `append` and `removeFirst/Last` only change the count.
+public final class MosaicLayout: CollectionLayout {
+    public let configuration: LayoutConfiguration
+    public private(set) var itemCount = 0
+    public private(set) var viewport = Size.zero
+    private var columnWidth = 0.0
+
+    init(configuration: LayoutConfiguration) {
+        self.configuration = configuration
+    }
+
+    private var insets: EdgeInsets { configuration.insets }
+    private var s: Double { configuration.spacing }
+    private var big: Double { configuration.bigHeight }
+    private var small: Double { (big - s) / 2 }
+    private var groupPitch: Double { 2 * big + 2 * s }
+    /// A group's own extent, first frame top to lowest frame bottom: 2B + s.
+    private var groupExtent: Double { 2 * big + s }
+
+    /// - Throws: ``LayoutError`` for an empty viewport, bad sizes, or insets/spacing leaving no room.
+    /// - Complexity: O(n) to validate the sizes (which the mosaic otherwise ignores).
+    public func prepare(sizes: [Size], viewport: Size) throws {
+        try configuration.validate()
+        try Check.viewport(viewport)
+        try Check.sizes(sizes)
+        let extent = try Check.trackExtent(
+            total: viewport.width, leading: insets.left, trailing: insets.right, gaps: 1, spacing: s)
+        columnWidth = extent / 2
+        self.viewport = viewport
+        itemCount = sizes.count
+    }
+
+    public func append(sizes: [Size]) { itemCount += sizes.count }
+    public func prepend(sizes: [Size]) { itemCount += sizes.count }
+    public func removeFirst(_ n: Int) { itemCount -= min(max(n, 0), itemCount) }
+    public func removeLast(_ n: Int) { itemCount -= min(max(n, 0), itemCount) }
+
+    /// Frame of slot `slot` (0...5) in group `group`.
+    private func frame(group: Int, slot: Int) -> Rect {
+        let g = insets.top + Double(group) * groupPitch
+        let x0 = insets.left
+        let x1 = insets.left + columnWidth + s
+        let w = columnWidth
+        switch slot {
+        case 0: return Rect(x: x0, y: g, width: w, height: big)
+        case 1: return Rect(x: x1, y: g, width: w, height: small)
+        case 2: return Rect(x: x1, y: g + small + s, width: w, height: small)
+        case 3: return Rect(x: x0, y: g + big + s, width: w, height: small)
+        case 4: return Rect(x: x0, y: g + big + 2 * s + small, width: w, height: small)
+        default: return Rect(x: x1, y: g + big + s, width: w, height: big)
+        }
+    }
+
+    /// - Complexity: O(1): the lowest frame is among the last group's at most six items.
+    public var contentSize: Size {
+        guard itemCount > 0 else { return Size(width: viewport.width, height: insets.top + insets.bottom) }
+        let lastGroup = (itemCount - 1) / 6
+        let lastSlot = (itemCount - 1) % 6
+        var bottom = 0.0
+        for slot in 0...lastSlot { bottom = max(bottom, frame(group: lastGroup, slot: slot).maxY) }
+        return Size(width: viewport.width, height: bottom + insets.bottom)
+    }
+
+    /// - Complexity: O(k + 12): candidate groups by division, then the exact test on their frames.
+    public func attributesForElements(in rect: Rect) -> [LayoutAttributes] {
+        guard itemCount > 0, !rect.isEmpty else { return [] }
+        let groups = periodicCandidates(
+            start: insets.top, pitch: groupPitch, length: groupExtent,
+            count: (itemCount + 5) / 6, low: rect.minY, high: rect.maxY)
+        var result: [LayoutAttributes] = []
+        for group in groups {
+            for slot in 0..<6 {
+                let index = group * 6 + slot
+                guard index < itemCount else { break }
+                let frame = frame(group: group, slot: slot)
+                if frame.intersects(rect) { result.append(cellAttributes(index, frame)) }
+            }
+        }
+        return result
+    }
+
+    /// - Complexity: O(1).
+    public func attributesForItem(at index: Int) -> LayoutAttributes? {
+        guard index >= 0, index < itemCount else { return nil }
+        return cellAttributes(index, frame(group: index / 6, slot: index % 6))
+    }
+
+    /// The mosaic has no header or footer.
+    public func attributesForSupplementaryView(ofKind kind: SupplementaryKind) -> LayoutAttributes? { nil }
+
+    public func shouldInvalidateLayout(forBoundsChange newBounds: Rect) -> Bool {
+        newBounds.width != viewport.width
+    }
+
+    public func invalidateLayout(forBoundsChange newBounds: Rect) {
+        let count = itemCount
+        let old = (viewport, columnWidth)
+        do { try prepare(sizes: [], viewport: newBounds.size) } catch { (viewport, columnWidth) = old }
+        itemCount = count
+    }
+
+    public func targetContentOffset(forProposed proposed: Point, velocity: Point) -> Point {
+        clampedContentOffset(proposed)
+    }
+
+    public func setMeasuredSize(_ size: Size, forItemAt index: Int, contentOffset: Point) -> Double { 0 }
+}

@@ -1,0 +1,174 @@
+import FeedLayout
+import Foundation
+
+/// `feedsim layout`: lay out N items and print the elements in a rect (the viewport by default).
+let layoutCommand = Command(
+    name: "layout",
+    summary: "Lay out a feed and print the layout attributes of the elements in a rect.",
+    usage: """
+        layout --kind KIND --count N --viewport WxH [--offset X,Y | --rect X,Y,W,H] [layout options] \
+        [--sizes FILE] [--target-offset X,Y [--velocity VX,VY]] [--json] [--svg FILE]
+        """,
+    options: LayoutOptions.specs + [
+        OptionSpec("--count", .value, "N", help: "Items to lay out (default: every line of --sizes)."),
+        OptionSpec("--viewport", .value, "WxH", help: "Viewport size in points, e.g. 390x844."),
+        OptionSpec("--offset", .value, "X,Y", help: "Content offset: the rect is the viewport there (default 0,0)."),
+        OptionSpec("--rect", .value, "X,Y,W,H", help: "Query this rect instead of the viewport (content coordinates)."),
+        OptionSpec("--sizes", .value, "FILE", help: "Intrinsic sizes, CSV 'width,height' per line (default: --item-size or 100x100 for every item)."),
+        OptionSpec("--target-offset", .value, "X,Y", help: "Also print where a scroll proposed to stop here would stop."),
+        OptionSpec("--velocity", .value, "VX,VY", help: "Scroll velocity for --target-offset, points per second (default 0,0)."),
+        OptionSpec("--json", .flag, help: "Print one JSON object instead of text."),
+        OptionSpec("--svg", .value, "FILE", help: "Also draw the layout with the viewport outlined to FILE."),
+    ],
+    run: runLayout
+)
+
+@Sendable private func runLayout(_ arguments: ParsedArguments) throws -> Int32 {
+    if !arguments.positionals.isEmpty { throw UsageError("unexpected argument '\(arguments.positionals[0])'") }
+    let configuration = try LayoutOptions.configuration(from: arguments)
+    guard let viewport = try LayoutOptions.size(arguments, "--viewport") else {
+        throw UsageError("missing required option '--viewport'")
+    }
+    var sizes: [Size]
+    if let path = arguments.value("--sizes") {
+        sizes = try LayoutOptions.loadSizes(path: path)
+        if let count = try arguments.int("--count", in: 0...Int.max) {
+            guard count <= sizes.count else {
+                throw CommandFailure("--count: \(count) items asked for but \(path) has \(sizes.count) sizes")
+            }
+            sizes.removeLast(sizes.count - count)
+        }
+    } else {
+        guard let count = try arguments.int("--count", in: 0...100_000_000) else {
+            throw UsageError("missing required option '--count' (or give --sizes FILE)")
+        }
+        sizes = Array(repeating: configuration.itemSize ?? Size(width: 100, height: 100), count: count)
+    }
+    if arguments.value("--offset") != nil, arguments.value("--rect") != nil {
+        throw UsageError("give either --offset or --rect, not both")
+    }
+    let rect: Rect
+    if let numbers = try arguments.numbers("--rect", separator: ",", count: 4...4) {
+        rect = Rect(x: numbers[0], y: numbers[1], width: numbers[2], height: numbers[3])
+    } else {
+        rect = Rect(origin: try LayoutOptions.point(arguments, "--offset") ?? .zero, size: viewport)
+    }
+    let target = try LayoutOptions.point(arguments, "--target-offset")
+    let velocity = try LayoutOptions.point(arguments, "--velocity") ?? .zero
+    if arguments.value("--velocity") != nil, target == nil {
+        throw UsageError("--velocity needs --target-offset")
+    }
+
+    let layout = try configuration.makeLayout()
+    try layout.prepare(sizes: sizes, viewport: viewport)
+    let bounds = Rect(origin: rect.origin, size: viewport)
+    if layout.shouldInvalidateLayout(forBoundsChange: bounds) { layout.invalidateLayout(forBoundsChange: bounds) }
+    let elements = layout.attributesForElements(in: rect)
+    let targetOffset = target.map { layout.targetContentOffset(forProposed: $0, velocity: velocity) }
+
+    if let path = arguments.value("--svg") {
+        let drawing = layout.svgDrawing(viewport: rect)
+        do {
+            try Data(drawing.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+        } catch {
+            throw CommandFailure("\(path): cannot write the SVG drawing: \(error.localizedDescription)")
+        }
+    }
+    let report = LayoutReport(
+        contentSize: .init(layout.contentSize), rect: .init(rect), elements: elements.map(LayoutReport.Element.init),
+        targetContentOffset: targetOffset.map(LayoutReport.XY.init))
+    if arguments.flag("--json") {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        print(String(decoding: try encoder.encode(report), as: UTF8.self))
+    } else {
+        print(report.text)
+    }
+    return 0
+}
+
+/// The `feedsim layout --json` object: `content_size`, `rect`, `elements`, `target_content_offset`.
+struct LayoutReport: Encodable {
+    struct WH: Encodable {
+        var width: Double
+        var height: Double
+        init(_ size: Size) { (width, height) = (size.width, size.height) }
+    }
+    struct XY: Encodable {
+        var x: Double
+        var y: Double
+        init(_ point: Point) { (x, y) = (point.x, point.y) }
+    }
+    struct Frame: Encodable {
+        var x: Double
+        var y: Double
+        var width: Double
+        var height: Double
+        init(_ rect: Rect) { (x, y, width, height) = (rect.minX, rect.minY, rect.width, rect.height) }
+    }
+    struct TransformJSON: Encodable {
+        var scaleX: Double
+        var scaleY: Double
+        var translateX: Double
+        var translateY: Double
+        enum CodingKeys: String, CodingKey {
+            case scaleX = "scale_x", scaleY = "scale_y", translateX = "translate_x", translateY = "translate_y"
+        }
+    }
+    struct Element: Encodable {
+        var category: String
+        var section: Int
+        var item: Int
+        var frame: Frame
+        var alpha: Double
+        var zIndex: Int
+        var transform: TransformJSON
+        var hidden: Bool
+        enum CodingKeys: String, CodingKey {
+            case category, section, item, frame, alpha, transform, hidden
+            case zIndex = "z_index"
+        }
+        init(_ attributes: LayoutAttributes) {
+            category = attributes.category.name
+            section = attributes.indexPath.section
+            item = attributes.indexPath.item
+            frame = Frame(attributes.frame)
+            alpha = attributes.alpha
+            zIndex = attributes.zIndex
+            let t = attributes.transform
+            transform = TransformJSON(scaleX: t.scaleX, scaleY: t.scaleY, translateX: t.translateX, translateY: t.translateY)
+            hidden = attributes.isHidden
+        }
+    }
+
+    var contentSize: WH
+    var rect: Frame
+    var elements: [Element]
+    var targetContentOffset: XY?
+
+    enum CodingKeys: String, CodingKey {
+        case contentSize = "content_size", rect, elements
+        case targetContentOffset = "target_content_offset"
+    }
+
+    /// The human-readable form: one line per element.
+    var text: String {
+        func n(_ value: Double) -> String { value == value.rounded() ? String(Int(value)) : String(value) }
+        var lines = [
+            "content size \(n(contentSize.width)) x \(n(contentSize.height))",
+            "rect (\(n(rect.x)), \(n(rect.y)), \(n(rect.width)), \(n(rect.height))): \(elements.count) element(s)",
+        ]
+        for element in elements {
+            let f = element.frame
+            var line = "  \(element.category.padding(toLength: 6, withPad: " ", startingAt: 0)) "
+            line += element.category == "cell" ? "\(element.item)".padding(toLength: 8, withPad: " ", startingAt: 0) : "        "
+            line += "x \(n(f.x))  y \(n(f.y))  w \(n(f.width))  h \(n(f.height))"
+            if element.transform.scaleX != 1 || element.transform.scaleY != 1 { line += "  scale \(element.transform.scaleX)" }
+            if element.alpha != 1 { line += "  alpha \(element.alpha)" }
+            if element.hidden { line += "  hidden" }
+            lines.append(line)
+        }
+        if let target = targetContentOffset { lines.append("target content offset (\(n(target.x)), \(n(target.y)))") }
+        return lines.joined(separator: "\n")
+    }
+}

@@ -1,0 +1,112 @@
+import FeedLayout
+import Foundation
+
+/// The layout options shared by `feedsim layout` and `feedsim replay`: they become a
+/// ``LayoutConfiguration``. Intrinsic sizes (`--sizes`, `--db`) and the viewport are read by
+/// the helpers below, so each command chooses which it offers.
+enum LayoutOptions {
+    /// The options that describe a layout (kind and parameters).
+    static let specs: [OptionSpec] = [
+        OptionSpec("--kind", .value, "KIND", help: "Layout: " + LayoutKind.allCases.map(\.rawValue).joined(separator: "|") + "."),
+        OptionSpec("--columns", .value, "C", help: "Columns of a grid or waterfall (default 3)."),
+        OptionSpec("--item-size", .value, "WxH", help: "Fixed item size in points (grid: default square from the width; carousel: required)."),
+        OptionSpec("--spacing", .value, "S", help: "Inter-item spacing in points (default 0)."),
+        OptionSpec("--line-spacing", .value, "S", help: "Spacing between lines in points (default: --spacing)."),
+        OptionSpec("--insets", .value, "T,L,B,R", help: "Content insets in points, or one number for all four (default 0)."),
+        OptionSpec("--header-height", .value, "H", help: "Header extent along the scroll axis in points (default none)."),
+        OptionSpec("--footer-height", .value, "H", help: "Footer extent along the scroll axis in points (flow, list; default none)."),
+        OptionSpec("--big-height", .value, "B", help: "Mosaic big-item height in points (default 200)."),
+        OptionSpec("--zoom", .value, "Z", help: "Carousel: the centred item is scaled by 1 + Z (default 0)."),
+        OptionSpec("--fade", .flag, help: "Carousel: fade items away from the centre (alpha down to 0.6)."),
+        OptionSpec("--direction", .value, "DIR", help: "Flow scroll direction: vertical|horizontal (default vertical)."),
+        OptionSpec("--alignment", .value, "ALIGN", help: "Flow line alignment: justified (UIKit) | left (default justified)."),
+        OptionSpec("--estimated-height", .value, "H", help: "List: rows are this tall until measured (self-sizing)."),
+    ]
+
+    /// The configuration the options describe. `--kind` falls back to `defaultKind`, or is required.
+    /// - Throws: ``UsageError`` when `--kind` is missing; ``CommandFailure`` naming the option for a malformed value.
+    static func configuration(from arguments: ParsedArguments, defaultKind: LayoutKind? = nil) throws -> LayoutConfiguration {
+        let kindText = try defaultKind.map { arguments.value("--kind") ?? $0.rawValue } ?? arguments.required("--kind")
+        guard let kind = LayoutKind(rawValue: kindText) else {
+            throw UsageError("--kind: expected one of \(LayoutKind.allCases.map(\.rawValue).joined(separator: ", ")), got '\(kindText)'")
+        }
+        var configuration = LayoutConfiguration(kind: kind)
+        if let columns = try arguments.int("--columns") { configuration.columns = columns }
+        configuration.itemSize = try size(arguments, "--item-size")
+        if let spacing = try arguments.double("--spacing") { configuration.spacing = spacing }
+        configuration.lineSpacing = try arguments.double("--line-spacing")
+        if let insets = try arguments.numbers("--insets", separator: ",", count: 1...4) {
+            guard insets.count == 1 || insets.count == 4 else {
+                throw CommandFailure("--insets: expected one number or four (T,L,B,R), got \(insets.count)")
+            }
+            configuration.insets =
+                insets.count == 1
+                ? EdgeInsets(all: insets[0]) : EdgeInsets(top: insets[0], left: insets[1], bottom: insets[2], right: insets[3])
+        }
+        if let header = try arguments.double("--header-height") { configuration.headerHeight = header }
+        if let footer = try arguments.double("--footer-height") { configuration.footerHeight = footer }
+        if let big = try arguments.double("--big-height") { configuration.bigHeight = big }
+        if let zoom = try arguments.double("--zoom") { configuration.zoom = zoom }
+        configuration.fade = arguments.flag("--fade")
+        if let text = arguments.value("--direction") {
+            guard let direction = ScrollAxis(rawValue: text) else {
+                throw CommandFailure("--direction: expected vertical or horizontal, got '\(text)'")
+            }
+            configuration.direction = direction
+        }
+        if let text = arguments.value("--alignment") {
+            guard let alignment = FlowAlignment(rawValue: text) else {
+                throw CommandFailure("--alignment: expected justified or left, got '\(text)'")
+            }
+            configuration.alignment = alignment
+        }
+        configuration.estimatedHeight = try arguments.double("--estimated-height")
+        return configuration
+    }
+
+    /// A `WxH` option as a size, `nil` when absent.
+    /// - Throws: ``CommandFailure`` naming the option when it is not two numbers.
+    static func size(_ arguments: ParsedArguments, _ name: String) throws -> Size? {
+        guard let numbers = try arguments.numbers(name, separator: "x", count: 2...2) else { return nil }
+        return Size(width: numbers[0], height: numbers[1])
+    }
+
+    /// An `X,Y` option as a point, `nil` when absent.
+    static func point(_ arguments: ParsedArguments, _ name: String) throws -> Point? {
+        guard let numbers = try arguments.numbers(name, separator: ",", count: 2...2) else { return nil }
+        return Point(x: numbers[0], y: numbers[1])
+    }
+
+    /// Intrinsic sizes from a CSV file: one `width,height` pair per line, in points. Blank lines
+    /// and lines starting with `#` are skipped, as is a first line `width,height`.
+    /// - Throws: ``CommandFailure`` naming the file, the line and the field when a value is not a
+    ///   finite number ≥ 0, or when the file cannot be read.
+    static func loadSizes(path: String) throws -> [Size] {
+        let text: String
+        do {
+            text = try String(contentsOfFile: path, encoding: .utf8)
+        } catch {
+            throw CommandFailure("\(path): cannot read intrinsic sizes: \(error.localizedDescription)")
+        }
+        var sizes: [Size] = []
+        for (offset, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let line = rawLine.trimmingCharacters(in: .whitespacesAndNewlines)
+            if line.isEmpty || line.hasPrefix("#") { continue }
+            if offset == 0, line.lowercased().replacingOccurrences(of: " ", with: "") == "width,height" { continue }
+            let fields = line.split(separator: ",", omittingEmptySubsequences: false)
+            guard fields.count == 2 else {
+                throw CommandFailure("\(path):\(offset + 1): expected 'width,height', got \(fields.count) field(s)")
+            }
+            var values: [Double] = []
+            for (field, name) in zip(fields, ["width", "height"]) {
+                let trimmed = field.trimmingCharacters(in: .whitespaces)
+                guard let value = Double(trimmed), value.isFinite, value >= 0 else {
+                    throw CommandFailure("\(path):\(offset + 1): field \(name): expected a finite number ≥ 0, got '\(trimmed)'")
+                }
+                values.append(value)
+            }
+            sizes.append(Size(width: values[0], height: values[1]))
+        }
+        return sizes
+    }
+}
