@@ -80,6 +80,31 @@ import Testing
         #expect(try String(contentsOfFile: database.path, encoding: .utf8) == garbage)
     }
 
+    @Test func corruptDatabaseIsAnErrorNamingTheFileNotACrash() throws {
+        let database = try TemporaryDatabase()
+        defer { database.cleanUp() }
+        do {
+            let store = try ItemStore(path: database.path)
+            try store.insert(items: (1...2_000).map { stub(id: Int64($0), at: Int64($0)) }, feedNamed: "home")
+        }  // the last connection closes: WAL checkpointed into the main file
+        // Overwrite pages 3 to 6 (4096-byte pages) with 0xFF.
+        let handle = try FileHandle(forUpdating: URL(fileURLWithPath: database.path))
+        try handle.seek(toOffset: 2 * 4096)
+        try handle.write(contentsOf: Data(repeating: 0xFF, count: 4 * 4096))
+        try handle.close()
+        let error = try #require(throws: (any Error).self) {
+            let store = try ItemStore(path: database.path)
+            let pages = store.pages(feed: try store.requireFeed(named: "home"))
+            var page = try pages.newest(limit: 100)
+            while page.hasMoreAfter, let last = page.lastCursor { page = try pages.after(last, limit: 100) }
+            _ = try store.rows(ids: (1...2_000).map { Int64($0) })
+            _ = try store.stats()
+        }
+        let text = String(describing: error)
+        #expect(text.contains(database.path), "\(text)")
+        #expect(text.contains("malformed") || text.contains("corrupt") || text.contains("not an SQLite"), "\(text)")
+    }
+
     @Test func duplicateIdRollsBackTheWholeInsert() throws {
         let store = try ItemStore.inMemory()
         let feed = try store.createFeed(named: "f")
