@@ -112,7 +112,7 @@ public struct FrameMetrics: Sendable {
 }
 
 /// Rounds to 6 decimals so reports do not carry float noise from summation order.
-func round6(_ x: Double) -> Double { (x * 1e6).rounded() / 1e6 }
+func round6(_ x: Double) -> Double { (x * 1e6).rounded() / 1e6 + 0.0 }  // + 0.0 turns -0 into 0
 
 /// Fixed-point text with `digits` decimals (locale-independent).
 func fixed(_ x: Double, _ digits: Int) -> String { String(format: "%.\(digits)f", x) }
