@@ -122,6 +122,10 @@ final class StoreDrivenFeed {
     private(set) var changes: [AppliedChange] = []
     private(set) var dropped: [FeedController.FetchRequest] = []
     var now = 0.0
+    /// Whether changes answering a page are applied with the request's kind
+    /// (``ScrollAnchoring/apply(_:to:contentOffset:viewport:axis:load:)``'s `load`); `false` shows
+    /// what a driver that does not pass it gets.
+    var passesLoadKind = true
 
     init(
         source: FeedPageSource, configuration: FeedController.Configuration, layout: LayoutConfiguration,
@@ -155,7 +159,7 @@ final class StoreDrivenFeed {
         let request = queue.removeFirst()
         let page = try request.run(on: source)
         answered.append((request, page))
-        try process(controller.pageArrived(request, page: page, now: now))
+        try process(controller.pageArrived(request, page: page, now: now), answering: request.kind)
         return page
     }
 
@@ -189,7 +193,7 @@ final class StoreDrivenFeed {
         try process(controller.viewportChanged(geometry, now: now))
     }
 
-    private func process(_ actions: [FeedAction]) throws {
+    private func process(_ actions: [FeedAction], answering load: FeedController.LoadKind? = nil) throws {
         var applied = false
         for action in actions {
             switch action {
@@ -197,7 +201,7 @@ final class StoreDrivenFeed {
                 queue.append(request)
                 fetches.append(request)
             case .apply(let change):
-                try apply(change)
+                try apply(change, load: passesLoadKind ? load : nil)
                 applied = true
             case .dropStale(let request):
                 dropped.append(request)
@@ -209,7 +213,7 @@ final class StoreDrivenFeed {
         if applied { try reportViewport() }
     }
 
-    private func apply(_ change: FeedChange) throws {
+    private func apply(_ change: FeedChange, load: FeedController.LoadKind?) throws {
         let count = layout.itemCount
         let survivors: Range<Int>
         let shift: Int
@@ -227,7 +231,8 @@ final class StoreDrivenFeed {
         let visibleBefore = survivors.filter { frame($0).intersects(viewportRect) }
             .map { (id: shown[$0].id, index: $0, screen: screenRect(frame($0), offsetBefore)) }
 
-        let outcome = try ScrollAnchoring.apply(change, to: layout, contentOffset: contentOffset, viewport: viewport)
+        let outcome = try ScrollAnchoring.apply(
+            change, to: layout, contentOffset: contentOffset, viewport: viewport, load: load)
         contentOffset = outcome.contentOffset
         switch change {
         case .append(let added): shown += added
@@ -242,7 +247,8 @@ final class StoreDrivenFeed {
         if outcome.rule == .anchored, let anchor, let anchorScreenY {
             drift = frame(anchor + shift).minY - contentOffset.y - anchorScreenY
         }
-        let moved = visibleBefore.filter { screenRect(frame($0.index + shift), contentOffset) != $0.screen }.map(\.id)
+        let moved = visibleBefore.filter { !sameRect(screenRect(frame($0.index + shift), contentOffset), $0.screen) }
+            .map(\.id)
         changes.append(
             AppliedChange(
                 change: change, outcome: outcome, anchorID: anchorID, drift: drift,
@@ -258,6 +264,13 @@ final class StoreDrivenFeed {
             preconditionFailure("no item \(index) in a layout of \(layout.itemCount)")
         }
         return attributes.frame
+    }
+
+    /// Equal within `driftTolerance` on every edge: offsets with fractions of a point leave
+    /// rounding noise of about 1e-13 pt in `frame − offset`, which is no movement.
+    private func sameRect(_ a: Rect, _ b: Rect) -> Bool {
+        abs(a.minX - b.minX) <= driftTolerance && abs(a.minY - b.minY) <= driftTolerance
+            && abs(a.width - b.width) <= driftTolerance && abs(a.height - b.height) <= driftTolerance
     }
 
     private func screenRect(_ frame: Rect, _ offset: Point) -> Rect {
@@ -315,6 +328,10 @@ extension LayoutConfiguration {
         kind: .grid, columns: 4, itemSize: Size(width: 90, height: 90), spacing: 10, lineSpacing: 12,
         headerHeight: 30)
 }
+
+/// Largest on-screen movement counted as none, points: far below a pixel (1/3 pt at 3×), far above
+/// the rounding of `frame − offset` with fractional offsets (about 1e-13 pt).
+let driftTolerance = 1e-9
 
 /// 390 × 800 pt: a phone's viewport.
 let storeTestViewport = Size(width: 390, height: 800)

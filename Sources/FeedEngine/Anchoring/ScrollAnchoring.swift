@@ -13,6 +13,12 @@ import FeedModel
 ///   the viewport — is not anchored: the offset stays and the new items are shown above (what a user at
 ///   the top of a feed expects after pull to refresh). Everywhere else a prepend moves the offset down
 ///   by the height inserted above the anchor.
+/// - Except: a prepend answering a `.prepend` load is anchored even at the very top. Such a load
+///   restores pages that page dropping removed, or loads inserts the user did not ask to see; the
+///   list's first item is then the top of the loaded window, not news at the head of the feed, and
+///   showing the prepended items would move the user's items away (after a fling to the top of the
+///   window, one restored page after another, up to the head of the feed). RecyclerView keeps its
+///   anchor view the same way when items are inserted at position 0.
 /// - `append`, `dropFirst`, `dropLast` are anchored (for append and dropLast the adjustment is 0 in
 ///   layouts where earlier items keep their frames; it is measured, not assumed).
 /// - `replace` has nothing to anchor to (the new list shares no item with the old one): the offset goes
@@ -53,11 +59,14 @@ public enum ScrollAnchoring {
     ///   - contentOffset: the content offset before the change, points.
     ///   - viewport: the viewport size, points (used for the visible rect and for `prepare`).
     ///   - axis: the scroll axis.
+    ///   - load: the kind of the request whose answer produced `change` (the driver knows it from the
+    ///     ``FeedController/pageArrived(_:page:now:)`` call); `.prepend` anchors a prepend even at the
+    ///     very top. `nil` (unknown, or not a page answer) keeps the at-top rule.
     /// - Throws: ``LayoutError`` from `prepare` on `replace`.
     /// - Complexity: two visible-rect queries of the layout plus the layout's own update cost.
     public static func apply(
         _ change: FeedChange, to layout: any CollectionLayout, contentOffset: Point, viewport: Size,
-        axis: ScrollAxis = .vertical
+        axis: ScrollAxis = .vertical, load: FeedController.LoadKind? = nil
     ) throws -> Outcome {
         let offset = axis.component(of: contentOffset)
         let countBefore = layout.itemCount
@@ -73,7 +82,7 @@ public enum ScrollAnchoring {
         case .replace: survivors = 0..<0
         }
         let atTop: Bool
-        if case .prepend = change {
+        if case .prepend = change, load != .prepend {
             atTop = offset <= 0 || intersectsViewport(layout.attributesForItem(at: 0), contentOffset, viewport)
         } else {
             atTop = false
