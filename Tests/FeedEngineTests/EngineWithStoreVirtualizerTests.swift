@@ -132,4 +132,46 @@ import Testing
             #expect(v.cell(forItem: id)?.isRowBound == true)
         }
     }
+
+    /// A Refresh that prepends 5 items above a scrolled list, anchored: the virtualizer's next update
+    /// at the adjusted offset sees the same items in the viewport, so it keeps every cell (cells are
+    /// keyed by item id, not index), creates and recycles none, and fetches no row (the new items
+    /// are above the viewport; rows are preloaded only ahead, below it).
+    @Test func anAnchoredRefreshKeepsEveryCellAndFetchesNoRow() throws {
+        var db = try EngineWithStoreRefreshTests.TwoConnections(seed: 51)
+        defer { db.directory.cleanUp() }
+        let feed = try StoreDrivenFeed(
+            source: db.fixture.source, configuration: .init(pageSize: 20), layout: .storeTestList,
+            viewport: storeTestViewport)
+        try feed.start()
+        try feed.settle()
+        try feed.scroll(to: 1000)
+        try feed.settle()
+        let v = try Virtualizer(
+            layout: feed.layout,
+            configuration: RangeConfiguration(prefetch: .viewportOnly, preload: .points(leading: 400, trailing: 0)))
+        let before = v.update(contentOffset: feed.contentOffset, viewport: storeTestViewport, items: feed.shown)
+        for fetch in before.rowFetches {
+            v.rowsArrived(fetchID: fetch.id, batch: try db.fixture.source.rows(ids: fetch.itemIDs))
+        }
+        let cells = v.liveCells
+        let visible = v.visibleItemIDs
+
+        _ = try db.insertNewer(5, seed: 52)
+        try feed.pull(distance: 60)
+        try feed.settle()
+        #expect(feed.contentOffset.y > 1000)
+        let after = v.update(contentOffset: feed.contentOffset, viewport: storeTestViewport, items: feed.shown)
+        #expect(after.direction == .forward)
+        #expect(after.cellsCreated == 0)
+        #expect(after.cellsRecycled == 0)
+        #expect(after.enteredItemIDs.isEmpty)
+        #expect(after.rowFetches.isEmpty)
+        #expect(v.visibleItemIDs == visible)
+        #expect(v.liveCells.map(\.id) == cells.map(\.id))
+        #expect(v.liveCells.map(\.itemID) == cells.map(\.itemID))
+        // Same cells, same items, new index paths: each shifted by the 5 prepended items.
+        #expect(v.liveCells.map { $0.indexPath?.item } == cells.map { $0.indexPath.map { $0.item + 5 } })
+        #expect(v.visibleElements.allSatisfy { $0.isRowBound })
+    }
 }
