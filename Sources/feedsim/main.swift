@@ -2,6 +2,7 @@ import Foundation
 
 /// Every subcommand; `feedsim --help` lists them in this order.
 let commands: [Command] = [
+    demoCommand,
     replayCommand,
     seedCommand,
     importCommand,
