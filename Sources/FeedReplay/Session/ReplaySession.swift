@@ -48,7 +48,7 @@ public final class ReplaySession {
     var rowBatches = 0
     var rowFetchesInFlight = 0
     var layoutChangedThisFrame = false
-    var rowsBoundThisFrame = 0
+    var rowsBoundBefore = 0
     var refreshInsetShown = false
     var viewportReportPending = false
 
@@ -118,7 +118,6 @@ public final class ReplaySession {
             // Frame times as k · 1000 / Hz (not a running sum), so they stay exact multiples.
             now = Double(frame) * 1000 / trace.header.refreshRate
             layoutChangedThisFrame = false
-            rowsBoundThisFrame = 0
             try deliverDue()
             while nextEvent < events.count, events[nextEvent].t <= now {
                 let event = events[nextEvent]
