@@ -31,6 +31,7 @@ let package = Package(
         .testTarget(name: "FeedEngineTests", dependencies: ["FeedEngine", "FeedStore"]),
         .testTarget(name: "FeedReplayTests", dependencies: ["FeedReplay"]),
         .testTarget(name: "FeedLoadTests", dependencies: ["FeedLoad"]),
+        .testTarget(name: "feedsimTests", dependencies: ["feedsim", "FeedStore"]),
     ],
     swiftLanguageModes: [.v6]
 )

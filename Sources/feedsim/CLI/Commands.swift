@@ -1,0 +1,16 @@
+import Foundation
+
+/// Every subcommand; `feedsim --help` lists them in this order.
+let commands: [Command] = [
+    demoCommand,
+    replayCommand,
+    seedCommand,
+    importCommand,
+    pageCommand,
+    statsCommand,
+    benchStoreCommand,
+    layoutCommand,
+    traceImportCommand,
+    traceSynthCommand,
+    benchLayoutCommand,
+]
