@@ -2,6 +2,11 @@ import Foundation
 
 /// Every subcommand; `feedsim --help` lists them in this order.
 let commands: [Command] = [
+    seedCommand,
+    importCommand,
+    pageCommand,
+    statsCommand,
+    benchStoreCommand,
 ]
 
 /// The one place that decides what reaches stderr and the exit code:

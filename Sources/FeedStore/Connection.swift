@@ -1,0 +1,126 @@
+internal import FeedSimSQLite
+
+/// One SQLite connection: owns the handle and closes it (`sqlite3_close_v2`) in `deinit`.
+///
+/// Not shared across threads: open one per thread (SQLite's own advice for WAL readers, and the
+/// reason this type is not `Sendable`). On open it turns on extended result codes and foreign
+/// keys, sets a busy timeout, and for files switches to WAL with `synchronous=NORMAL`
+/// (<https://sqlite.org/wal.html>), checking the journal mode SQLite reports back.
+final class Connection {
+    /// The database file, or `:memory:`.
+    let path: String
+    let handle: OpaquePointer
+    private var cache: [String: Statement] = [:]
+    private var inTransaction = false
+
+    /// Busy timeout: how long a writer waits for another connection's lock, in milliseconds.
+    static let busyTimeoutMilliseconds: Int32 = 10_000
+
+    /// Opens (creating if needed) the database at `path`; `":memory:"` opens a private in-memory one.
+    /// - Throws: ``StoreError/notADatabase(path:)`` for a file that is not SQLite, ``SQLiteError``
+    ///   otherwise.
+    init(path: String) throws {
+        var db: OpaquePointer?
+        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
+        let code = sqlite3_open_v2(path, &db, flags, nil)
+        guard code == SQLITE_OK, let db else {
+            let error = SQLiteError.capture(db, code: code, sql: nil, path: path)
+            sqlite3_close_v2(db)
+            throw error
+        }
+        self.path = path
+        self.handle = db
+        sqlite3_extended_result_codes(db, 1)
+        sqlite3_busy_timeout(db, Self.busyTimeoutMilliseconds)
+        do {
+            try execute("PRAGMA foreign_keys = ON")
+            if path != ":memory:" && !path.isEmpty {
+                let mode = try scalarText("PRAGMA journal_mode = WAL")
+                guard mode.lowercased() == "wal" else {
+                    throw StoreError.resource(path: path, reason: "could not switch to WAL (journal mode is \(mode))")
+                }
+                try execute("PRAGMA synchronous = NORMAL")
+            }
+        } catch let error as SQLiteError where error.isNotADatabase {
+            throw StoreError.notADatabase(path: path)
+        } catch let error as SQLiteError where error.isCorrupt {
+            throw StoreError.corrupt(path: path, message: error.message)
+        }
+    }
+
+    deinit {
+        cache.removeAll()  // finalize cached statements before closing
+        sqlite3_close_v2(handle)
+    }
+
+    /// Runs one or more statements without parameters or results (schema scripts, pragmas).
+    /// Never pass text that came from input: use a ``Statement`` with bound parameters.
+    func execute(_ sql: String) throws {
+        var errorText: UnsafeMutablePointer<CChar>?
+        let code = sqlite3_exec(handle, sql, nil, nil, &errorText)
+        if code != SQLITE_OK {
+            var error = SQLiteError.capture(handle, code: code, sql: sql, path: path)
+            if let errorText {
+                error.message = String(cString: errorText)
+                sqlite3_free(errorText)
+            }
+            throw error
+        }
+    }
+
+    /// A new statement, finalized when released.
+    func prepare(_ sql: String) throws -> Statement {
+        try Statement(sql: sql, database: handle, path: path)
+    }
+
+    /// The statement for `sql`, prepared once per connection and reset before it is handed out.
+    func cachedStatement(_ sql: String) throws -> Statement {
+        if let statement = cache[sql] {
+            statement.reset()
+            return statement
+        }
+        let statement = try prepare(sql)
+        cache[sql] = statement
+        return statement
+    }
+
+    /// The first column of the first row as text (`""` when there is no row).
+    func scalarText(_ sql: String) throws -> String {
+        let statement = try prepare(sql)
+        return try statement.step() ? statement.text(at: 0) : ""
+    }
+
+    /// The first column of the first row as an integer (`0` when there is no row).
+    func scalarInt(_ sql: String) throws -> Int64 {
+        let statement = try prepare(sql)
+        return try statement.step() ? statement.int64(at: 0) : 0
+    }
+
+    /// The rowid of the last successful INSERT on this connection.
+    var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
+
+    /// Rows changed by the last INSERT, UPDATE or DELETE on this connection.
+    var changes: Int { Int(sqlite3_changes(handle)) }
+
+    /// Runs `body` in a `BEGIN IMMEDIATE` transaction: commits when it returns, rolls back and
+    /// rethrows the first error when it throws (or when COMMIT fails).
+    ///
+    /// IMMEDIATE takes the write lock up front, so a writer waits (busy timeout) instead of failing
+    /// later with `SQLITE_BUSY_SNAPSHOT` under WAL (<https://sqlite.org/lang_transaction.html>).
+    /// Transactions do not nest: calling this inside `body` is a programming error.
+    func transaction<T>(_ body: () throws -> T) throws -> T {
+        precondition(!inTransaction, "transactions do not nest")
+        try execute("BEGIN IMMEDIATE")
+        inTransaction = true
+        defer { inTransaction = false }
+        do {
+            let result = try body()
+            try execute("COMMIT")
+            return result
+        } catch {
+            // The first error wins; a failing ROLLBACK (e.g. SQLite already rolled back) is ignored.
+            try? execute("ROLLBACK")
+            throw error
+        }
+    }
+}

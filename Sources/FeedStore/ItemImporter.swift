@@ -1,0 +1,186 @@
+import Foundation
+
+/// The file formats `feedsim import` reads.
+public enum ImportFormat: String, Sendable, CaseIterable {
+    /// JSON Lines: one object per line with the store's column names.
+    case jsonl
+    /// CSV with a header row of the store's column names (RFC 4180 quoting).
+    case csv
+    /// A saved response of the Wikimedia REST feed API ("On this day" or "Most read").
+    case wikimedia
+}
+
+/// A bad input record: names the file, where in it (line or JSON entry path) and the field.
+public struct ImportError: Error, CustomStringConvertible, Sendable, Equatable {
+    public var file: String
+    /// `line 12`, or an entry path such as `births[3].pages[0]`.
+    public var location: String
+    public var field: String
+    public var reason: String
+
+    public init(file: String, location: String, field: String, reason: String) {
+        self.file = file
+        self.location = location
+        self.field = field
+        self.reason = reason
+    }
+
+    public var description: String {
+        var text = file
+        if !location.isEmpty { text += ": \(location)" }
+        if !field.isEmpty { text += ": field '\(field)'" }
+        return text + ": \(reason)"
+    }
+}
+
+/// Reads item files into ``NewItem``s. Parsing finishes before anything is written, so a bad row
+/// means nothing is imported.
+public enum ItemImporter {
+    /// The columns a CSV header or a JSON Lines object may use; `published_at`, `kind`, `width`
+    /// and `height` are required, the others optional (`id` empty or absent: assigned by SQLite).
+    public static let columns = ["id", "published_at", "kind", "width", "height", "title", "author", "payload"]
+    static let requiredColumns: Set<String> = ["published_at", "kind", "width", "height"]
+
+    /// Reads and parses `url`.
+    /// - Throws: ``ImportError`` naming the file, line or entry, and field.
+    public static func read(_ url: URL, format: ImportFormat) throws -> [NewItem] {
+        let data: Data
+        do {
+            data = try Data(contentsOf: url)
+        } catch {
+            throw ImportError(file: url.path, location: "", field: "", reason: "cannot read file")
+        }
+        return try parse(data, format: format, file: url.path)
+    }
+
+    /// Parses `data` (named `file` in errors).
+    public static func parse(_ data: Data, format: ImportFormat, file: String) throws -> [NewItem] {
+        switch format {
+        case .jsonl: return try parseJSONLines(data, file: file)
+        case .csv: return try parseCSV(data, file: file)
+        case .wikimedia: return try WikimediaImporter.parse(data, file: file)
+        }
+    }
+
+    /// Builds an item from named text-or-number fields, checking each one.
+    static func makeItem(
+        _ fields: [String: Any], file: String, location: String
+    ) throws -> NewItem {
+        func fail(_ field: String, _ reason: String) -> ImportError {
+            ImportError(file: file, location: location, field: field, reason: reason)
+        }
+        for key in fields.keys where !columns.contains(key) {
+            throw fail(key, "unknown column (known: \(columns.joined(separator: ", ")))")
+        }
+        for key in requiredColumns.sorted() where fields[key] == nil || fields[key] is NSNull {
+            throw fail(key, "missing")
+        }
+        func integer(_ key: String) throws -> Int64? {
+            switch fields[key] {
+            case nil, is NSNull: return nil
+            case let text as String where text.isEmpty && key == "id": return nil
+            case let text as String:
+                guard let value = Int64(text.trimmingCharacters(in: .whitespaces)) else {
+                    throw fail(key, "expected an integer, got '\(text)'")
+                }
+                return value
+            case let number as NSNumber:
+                let double = number.doubleValue
+                guard !number.isJSONBoolean, double.rounded() == double, abs(double) < 9.0e15 else {
+                    throw fail(key, "expected an integer, got \(number)")
+                }
+                return number.int64Value
+            default: throw fail(key, "expected an integer")
+            }
+        }
+        func size(_ key: String) throws -> Double {
+            let value: Double?
+            switch fields[key] {
+            case let text as String: value = Double(text.trimmingCharacters(in: .whitespaces))
+            case let number as NSNumber where !number.isJSONBoolean: value = number.doubleValue
+            default: value = nil
+            }
+            guard let value, value.isFinite, value >= 0 else { throw fail(key, "expected a size ≥ 0 in points") }
+            return value
+        }
+        func text(_ key: String) throws -> String {
+            switch fields[key] {
+            case nil, is NSNull: return ""
+            case let text as String: return text
+            default: throw fail(key, "expected text")
+            }
+        }
+        guard let publishedAt = try integer("published_at") else { throw fail("published_at", "missing") }
+        let kind = try text("kind")
+        guard !kind.isEmpty else { throw fail("kind", "must not be empty") }
+        var payload = "{}"
+        switch fields["payload"] {
+        case nil, is NSNull: break
+        case let text as String where text.isEmpty: break
+        case let text as String:
+            guard (try? JSONSerialization.jsonObject(with: Data(text.utf8), options: [.fragmentsAllowed])) != nil else {
+                throw fail("payload", "not JSON text")
+            }
+            payload = text
+        case let object?:
+            guard JSONSerialization.isValidJSONObject(object),
+                let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
+            else { throw fail("payload", "expected a JSON object or JSON text") }
+            payload = String(decoding: data, as: UTF8.self)
+        }
+        return NewItem(
+            id: try integer("id"), publishedAt: publishedAt, kind: kind, width: try size("width"),
+            height: try size("height"), title: try text("title"), author: try text("author"), payload: payload)
+    }
+
+    static func parseJSONLines(_ data: Data, file: String) throws -> [NewItem] {
+        var items: [NewItem] = []
+        var lineNumber = 0
+        for line in data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
+            lineNumber += 1
+            let text = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+            if text.isEmpty { continue }
+            guard let object = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any] else {
+                throw ImportError(file: file, location: "line \(lineNumber)", field: "", reason: "not a JSON object")
+            }
+            items.append(try makeItem(object, file: file, location: "line \(lineNumber)"))
+        }
+        return items
+    }
+
+    static func parseCSV(_ data: Data, file: String) throws -> [NewItem] {
+        let records = try CSVReader.records(String(decoding: data, as: UTF8.self), file: file)
+        guard let header = records.first else {
+            throw ImportError(file: file, location: "line 1", field: "", reason: "empty file: expected a header row")
+        }
+        let names = header.fields.map { $0.trimmingCharacters(in: .whitespaces) }
+        for name in names where !columns.contains(name) {
+            throw ImportError(
+                file: file, location: "line 1", field: name,
+                reason: "unknown column (known: \(columns.joined(separator: ", ")))")
+        }
+        for name in requiredColumns.sorted() where !names.contains(name) {
+            throw ImportError(file: file, location: "line 1", field: name, reason: "missing column")
+        }
+        var items: [NewItem] = []
+        for record in records.dropFirst() {
+            if record.fields == [""] { continue }  // blank line
+            guard record.fields.count == names.count else {
+                throw ImportError(
+                    file: file, location: "line \(record.line)", field: "",
+                    reason: "expected \(names.count) fields, found \(record.fields.count)")
+            }
+            let fields = Dictionary(uniqueKeysWithValues: zip(names, record.fields.map { $0 as Any }))
+            items.append(try makeItem(fields, file: file, location: "line \(record.line)"))
+        }
+        return items
+    }
+}
+
+extension NSNumber {
+    /// Whether JSONSerialization made this number from `true` or `false` (`objCType` "c"), so a
+    /// boolean is not taken for 0 or 1. (`number is Bool` is true for any 0 or 1.)
+    var isJSONBoolean: Bool {
+        String(cString: objCType) == "c"
+    }
+}

@@ -1,0 +1,45 @@
+import FeedModel
+
+extension ItemStore {
+    /// Largest number of ids bound in one statement; longer requests are split into chunks.
+    static let rowsChunk = 500
+
+    /// Full rows (title, author, payload) for `ids`, of any feed, fetched in one statement per
+    /// batch (`WHERE id IN (?, ?, ...)`; statements are cached per batch size).
+    ///
+    /// - Returns: one row per requested id that exists, in the requested order (an id asked for
+    ///   twice appears twice), and the ids that do not exist in `missing`, in the requested order.
+    /// - Complexity: O(k log N) for k ids.
+    public func rows(ids: [Int64]) throws -> RowBatch {
+        var found: [Int64: ItemRow] = [:]
+        found.reserveCapacity(ids.count)
+        var start = 0
+        while start < ids.count {
+            let chunk = ids[start..<min(ids.count, start + Self.rowsChunk)]
+            let statement = try connection.cachedStatement(Self.rowsSQL(count: chunk.count))
+            defer { statement.reset() }
+            for (offset, id) in chunk.enumerated() {
+                statement.bind(id, at: Int32(offset + 1))
+            }
+            while try statement.step() {
+                let row = ItemRow(
+                    id: statement.int64(at: 0), title: statement.text(at: 1), author: statement.text(at: 2),
+                    payload: statement.text(at: 3))
+                found[row.id] = row
+            }
+            start += chunk.count
+        }
+        var rows: [ItemRow] = []
+        rows.reserveCapacity(ids.count)
+        var missing: [Int64] = []
+        for id in ids {
+            if let row = found[id] { rows.append(row) } else { missing.append(id) }
+        }
+        return RowBatch(rows: rows, missing: missing)
+    }
+
+    static func rowsSQL(count: Int) -> String {
+        let marks = Array(repeating: "?", count: count).joined(separator: ", ")
+        return "SELECT id, title, author, payload FROM items WHERE id IN (\(marks))"
+    }
+}

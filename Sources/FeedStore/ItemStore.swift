@@ -1,0 +1,203 @@
+import FeedModel
+import Foundation
+
+/// The identifier of a feed in the store (`feeds.id`).
+public struct FeedID: Hashable, Sendable, Codable, CustomStringConvertible {
+    public var rawValue: Int64
+    public init(rawValue: Int64) { self.rawValue = rawValue }
+    public var description: String { String(rawValue) }
+}
+
+/// An item to insert: everything but the feed, with an optional id (`nil`: SQLite assigns the next rowid).
+public struct NewItem: Hashable, Sendable, Codable {
+    public var id: Int64?
+    /// Unix milliseconds.
+    public var publishedAt: Int64
+    /// Reuse identifier.
+    public var kind: String
+    /// Intrinsic width in points, ≥ 0.
+    public var width: Double
+    /// Intrinsic height in points, ≥ 0.
+    public var height: Double
+    public var title: String
+    public var author: String
+    /// JSON text.
+    public var payload: String
+
+    public init(
+        id: Int64? = nil, publishedAt: Int64, kind: String, width: Double, height: Double,
+        title: String = "", author: String = "", payload: String = "{}"
+    ) {
+        self.id = id
+        self.publishedAt = publishedAt
+        self.kind = kind
+        self.width = width
+        self.height = height
+        self.title = title
+        self.author = author
+        self.payload = payload
+    }
+}
+
+/// The SQLite item store: feeds, items, keyset pages, rows by id, inserts and deletes.
+///
+/// One `ItemStore` owns one connection and belongs to one thread at a time; open one per thread
+/// on the same file for concurrent readers and writers (WAL lets readers run beside one writer;
+/// writers queue on the busy timeout). Schema files from `Schema/` are applied on open.
+///
+/// ```swift
+/// let store = try ItemStore(path: "demo.sqlite")
+/// let feed = try store.createFeed(named: "home")
+/// let first = try store.pages(feed: feed).newest(limit: 50)
+/// ```
+public final class ItemStore {
+    let connection: Connection
+    /// The database file, or `:memory:`.
+    public var path: String { connection.path }
+    /// The schema version (`PRAGMA user_version`) after migrations.
+    public let schemaVersion: Int
+
+    /// Opens or creates the database at `path` and migrates it to the newest schema.
+    /// - Parameter schemaDirectory: the migration files; defaults to ``ProjectResources/schemaDirectory()``.
+    /// - Throws: ``StoreError/notADatabase(path:)``, ``StoreError/corrupt(path:message:)``,
+    ///   ``StoreError/newerSchema(path:version:newestKnown:)``, ``StoreError/resource(path:reason:)``
+    ///   for a missing `Schema/`, or ``SQLiteError``.
+    public init(path: String, schemaDirectory: URL? = nil) throws {
+        let migrator = try Migrator(directory: try schemaDirectory ?? ProjectResources.schemaDirectory())
+        connection = try Connection(path: path)
+        do {
+            schemaVersion = try migrator.migrate(connection)
+        } catch let error as SQLiteError where error.isNotADatabase {
+            throw StoreError.notADatabase(path: path)
+        } catch let error as SQLiteError where error.isCorrupt {
+            throw StoreError.corrupt(path: path, message: error.message)
+        }
+    }
+
+    /// A private in-memory store (gone when released).
+    public static func inMemory() throws -> ItemStore {
+        try ItemStore(path: ":memory:")
+    }
+
+    // MARK: Feeds
+
+    /// The feed called `name`, or `nil`.
+    /// - Complexity: O(log f) for f feeds (unique index on name).
+    public func feedID(named name: String) throws -> FeedID? {
+        let statement = try connection.cachedStatement("SELECT id FROM feeds WHERE name = ?")
+        defer { statement.reset() }
+        statement.bind(name, at: 1)
+        return try statement.step() ? FeedID(rawValue: statement.int64(at: 0)) : nil
+    }
+
+    /// The feed called `name`. - Throws: ``StoreError/unknownFeed(_:)`` when there is none.
+    public func requireFeed(named name: String) throws -> FeedID {
+        guard let id = try feedID(named: name) else { throw StoreError.unknownFeed(name) }
+        return id
+    }
+
+    /// Creates the feed `name`, or returns the existing one of that name.
+    /// - Complexity: O(log f).
+    @discardableResult
+    public func createFeed(named name: String) throws -> FeedID {
+        if let id = try feedID(named: name) { return id }
+        let statement = try connection.cachedStatement("INSERT OR IGNORE INTO feeds (name) VALUES (?)")
+        statement.bind(name, at: 1)
+        try statement.run()
+        return try requireFeed(named: name)
+    }
+
+    /// All feeds as `(id, name)`, sorted by name.
+    public func feeds() throws -> [(id: FeedID, name: String)] {
+        let statement = try connection.cachedStatement("SELECT id, name FROM feeds ORDER BY name")
+        defer { statement.reset() }
+        var result: [(id: FeedID, name: String)] = []
+        while try statement.step() {
+            result.append((FeedID(rawValue: statement.int64(at: 0)), statement.text(at: 1)))
+        }
+        return result
+    }
+
+    // MARK: Writes
+
+    static let insertSQL = """
+        INSERT INTO items (id, feed_id, published_at, kind, width, height, title, author, payload)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+        """
+
+    /// Inserts `items` into `feed` in one transaction: all or nothing.
+    /// - Returns: the id of each item, in order (assigned by SQLite where `id` was `nil`).
+    /// - Throws: ``StoreError/duplicateID(_:)`` when an id exists already; ``SQLiteError`` for a
+    ///   failed CHECK (negative size, empty kind) or an unknown feed. Nothing is written then.
+    /// - Complexity: O(n log N) for n items into a store of N.
+    @discardableResult
+    public func insert(items: [NewItem], feed: FeedID) throws -> [Int64] {
+        try connection.transaction { try insertWithoutTransaction(items, feed: feed) }
+    }
+
+    /// Creates the feed `name` when missing and inserts `items` into it, in one transaction: when
+    /// an item fails, neither the feed nor any item is written.
+    /// - Returns: the feed and the id of each item, in order.
+    /// - Throws: as ``insert(items:feed:)``.
+    /// - Complexity: O(n log N).
+    @discardableResult
+    public func insert(items: [NewItem], feedNamed name: String) throws -> (feed: FeedID, ids: [Int64]) {
+        try connection.transaction {
+            let feed = try createFeed(named: name)
+            return (feed, try insertWithoutTransaction(items, feed: feed))
+        }
+    }
+
+    private func insertWithoutTransaction(_ items: [NewItem], feed: FeedID) throws -> [Int64] {
+        let statement = try connection.cachedStatement(Self.insertSQL)
+        var ids: [Int64] = []
+        ids.reserveCapacity(items.count)
+        for item in items {
+            ids.append(try insertOne(item, feed: feed, using: statement))
+        }
+        return ids
+    }
+
+    /// Binds, steps and resets the prepared INSERT for one item (inside a caller's transaction).
+    @inline(__always)
+    func insertOne(_ item: NewItem, feed: FeedID, using statement: Statement) throws -> Int64 {
+        defer { statement.reset() }
+        if let id = item.id { statement.bind(id, at: 1) }
+        statement.bind(feed.rawValue, at: 2)
+        statement.bind(item.publishedAt, at: 3)
+        statement.bind(item.kind, at: 4)
+        statement.bind(item.width, at: 5)
+        statement.bind(item.height, at: 6)
+        statement.bind(item.title, at: 7)
+        statement.bind(item.author, at: 8)
+        statement.bind(item.payload, at: 9)
+        do {
+            _ = try statement.step()
+        } catch let error as SQLiteError where error.extendedCode == 1555 && item.id != nil {
+            throw StoreError.duplicateID(item.id ?? 0)  // SQLITE_CONSTRAINT_PRIMARYKEY
+        }
+        return connection.lastInsertRowID
+    }
+
+    /// Deletes the items with these ids (ids that do not exist are ignored), in one transaction.
+    /// - Returns: how many items were deleted.
+    /// - Complexity: O(k log N) for k ids.
+    @discardableResult
+    public func delete(ids: [Int64]) throws -> Int {
+        try connection.transaction {
+            let statement = try connection.cachedStatement("DELETE FROM items WHERE id = ?")
+            var deleted = 0
+            for id in ids {
+                statement.bind(id, at: 1)
+                try statement.run()
+                deleted += connection.changes
+            }
+            return deleted
+        }
+    }
+
+    /// Runs `body` inside one write transaction on this store's connection (used by the seeder).
+    func writeTransaction<T>(_ body: () throws -> T) throws -> T {
+        try connection.transaction(body)
+    }
+}

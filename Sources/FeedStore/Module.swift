@@ -1,1 +1,0 @@
-// FeedStore: see ../../README.md (targets table). Filled in by its issue.

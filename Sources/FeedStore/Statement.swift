@@ -1,0 +1,107 @@
+internal import FeedSimSQLite
+
+/// A prepared statement; finalized when the last reference goes.
+///
+/// Owned by one ``Connection`` (and so by one thread). Parameters are 1-based as in SQLite,
+/// columns 0-based. Text is bound with `SQLITE_TRANSIENT` (SQLite copies it before the call
+/// returns) and column text is copied into a Swift `String` at once.
+final class Statement {
+    let sql: String
+    let handle: OpaquePointer
+    private let database: OpaquePointer
+    private let path: String
+
+    init(sql: String, database: OpaquePointer, path: String) throws {
+        var statement: OpaquePointer?
+        let code = sqlite3_prepare_v3(database, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil)
+        guard code == SQLITE_OK, let statement else {
+            let error = SQLiteError.capture(database, code: code, sql: sql, path: path)
+            sqlite3_finalize(statement)
+            throw error
+        }
+        self.sql = sql
+        self.handle = statement
+        self.database = database
+        self.path = path
+    }
+
+    deinit {
+        sqlite3_finalize(handle)
+    }
+
+    // MARK: Binding
+
+    func bind(_ value: Int64, at index: Int32) {
+        sqlite3_bind_int64(handle, index, value)
+    }
+
+    func bind(_ value: Int, at index: Int32) {
+        sqlite3_bind_int64(handle, index, Int64(value))
+    }
+
+    func bind(_ value: Double, at index: Int32) {
+        sqlite3_bind_double(handle, index, value)
+    }
+
+    func bind(_ value: String, at index: Int32) {
+        var value = value
+        _ = value.withUTF8 { bytes in
+            bytes.withMemoryRebound(to: CChar.self) { chars in
+                // An empty String may have no base address: bind a zero-length text then.
+                if let base = chars.baseAddress {
+                    sqlite3_bind_text(handle, index, base, Int32(chars.count), feedsim_sqlite_transient())
+                } else {
+                    sqlite3_bind_text(handle, index, "", 0, feedsim_sqlite_transient())
+                }
+            }
+        }
+    }
+
+    // MARK: Stepping
+
+    /// Advances to the next row. - Returns: `true` when a row is ready, `false` when done.
+    /// - Throws: ``SQLiteError`` with this statement's SQL.
+    @inline(__always)
+    func step() throws -> Bool {
+        let code = sqlite3_step(handle)
+        if code == SQLITE_ROW { return true }
+        if code == SQLITE_DONE { return false }
+        throw SQLiteError.capture(database, code: code, sql: sql, path: path)
+    }
+
+    /// Runs a statement that returns no rows, then resets it.
+    func run() throws {
+        defer { reset() }
+        while try step() {}
+    }
+
+    /// Resets to the first row and clears the bindings, ready for reuse.
+    func reset() {
+        sqlite3_reset(handle)
+        sqlite3_clear_bindings(handle)
+    }
+
+    // MARK: Columns
+
+    @inline(__always)
+    func int64(at column: Int32) -> Int64 {
+        sqlite3_column_int64(handle, column)
+    }
+
+    @inline(__always)
+    func double(at column: Int32) -> Double {
+        sqlite3_column_double(handle, column)
+    }
+
+    /// The column as text, copied; `""` for NULL.
+    @inline(__always)
+    func text(at column: Int32) -> String {
+        guard let bytes = sqlite3_column_text(handle, column) else { return "" }
+        let count = Int(sqlite3_column_bytes(handle, column))
+        return String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
+    }
+
+    func isNull(at column: Int32) -> Bool {
+        sqlite3_column_type(handle, column) == SQLITE_NULL
+    }
+}

@@ -1,0 +1,35 @@
+/// Errors of the item store that are about the database as a whole or about the caller's request,
+/// as opposed to a single failed SQLite call (``SQLiteError``).
+public enum StoreError: Error, CustomStringConvertible, Sendable, Equatable {
+    /// The file is not an SQLite database (SQLite's `SQLITE_NOTADB`).
+    case notADatabase(path: String)
+    /// The file is an SQLite database but damaged (`SQLITE_CORRUPT`).
+    case corrupt(path: String, message: String)
+    /// The database was written by a newer FeedSim: its `user_version` is above the newest
+    /// migration in `Schema/`.
+    case newerSchema(path: String, version: Int, newestKnown: Int)
+    /// No feed has this name.
+    case unknownFeed(String)
+    /// An id given to ``ItemStore/insert(items:feed:)`` already exists.
+    case duplicateID(Int64)
+    /// A resource directory or file (`Schema/`, `Seeds/`) is missing or malformed.
+    case resource(path: String, reason: String)
+
+    public var description: String {
+        switch self {
+        case .notADatabase(let path):
+            return "\(path): not an SQLite database"
+        case .corrupt(let path, let message):
+            return "\(path): database is corrupt (\(message))"
+        case .newerSchema(let path, let version, let newestKnown):
+            return "\(path): schema version \(version) is newer than this feedsim knows (\(newestKnown)); "
+                + "use a newer feedsim"
+        case .unknownFeed(let name):
+            return "unknown feed '\(name)'"
+        case .duplicateID(let id):
+            return "item id \(id) already exists"
+        case .resource(let path, let reason):
+            return "\(path): \(reason)"
+        }
+    }
+}

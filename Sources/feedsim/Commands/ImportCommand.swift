@@ -1,0 +1,54 @@
+import FeedStore
+import Foundation
+
+let importCommand = Command(
+    name: "import",
+    summary: "Import items from a JSON Lines, CSV or Wikimedia feed file (all or nothing).",
+    usage: "import --db PATH --feed NAME [--format jsonl|csv|wikimedia] FILE",
+    options: [
+        OptionSpec("--db", .value, "PATH", help: "SQLite database file (created when missing)."),
+        OptionSpec("--feed", .value, "NAME", help: "Feed to import into, created when missing."),
+        OptionSpec(
+            "--format", .value, "FORMAT",
+            help: "jsonl | csv (store column names) | wikimedia (REST feed JSON). Default: from the extension."),
+    ],
+    run: { arguments in
+        let path = try arguments.required("--db")
+        let feedName = try arguments.required("--feed")
+        guard arguments.positionals.count == 1, let file = arguments.positionals.first else {
+            throw UsageError("expected exactly one FILE, got \(arguments.positionals.count)")
+        }
+        let format: ImportFormat
+        if let text = arguments.value("--format") {
+            guard let chosen = ImportFormat(rawValue: text) else {
+                throw CommandFailure(
+                    "--format: expected one of \(ImportFormat.allCases.map(\.rawValue).joined(separator: ", ")), got '\(text)'")
+            }
+            format = chosen
+        } else {
+            switch URL(fileURLWithPath: file).pathExtension.lowercased() {
+            case "csv": format = .csv
+            case "jsonl", "ndjson": format = .jsonl
+            case "json": format = .wikimedia
+            default: throw CommandFailure("\(file): cannot tell the format from the extension; give --format")
+            }
+        }
+        guard FileManager.default.fileExists(atPath: file) else {
+            throw CommandFailure("\(file): no such file")
+        }
+        // Parse everything before opening the database: a bad row writes nothing.
+        let items = try ItemImporter.read(URL(fileURLWithPath: file), format: format)
+        let store = try ItemStore(path: path)
+        let began = ContinuousClock.now
+        do {
+            try store.insert(items: items, feedNamed: feedName)
+        } catch StoreError.duplicateID(let id) {
+            let index = items.firstIndex { $0.id == id }.map { " (record \($0 + 1))" } ?? ""
+            throw CommandFailure("\(file)\(index): field 'id': item id \(id) already exists in \(path); nothing imported")
+        }
+        let seconds = StoreCommandSupport.seconds(since: began)
+        print("imported \(items.count) items from \(file) into feed '\(feedName)' of \(path) in "
+            + String(format: "%.2f s", seconds))
+        return 0
+    }
+)

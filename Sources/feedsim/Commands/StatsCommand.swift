@@ -1,0 +1,38 @@
+import FeedStore
+import Foundation
+
+let statsCommand = Command(
+    name: "stats",
+    summary: "Print items per feed and kind, each feed's time range and the schema version.",
+    usage: "stats --db PATH [--json]",
+    options: [
+        OptionSpec("--db", .value, "PATH", help: "SQLite database file."),
+        OptionSpec("--json", .flag, help: "Print one JSON object."),
+    ],
+    run: { arguments in
+        let path = try arguments.required("--db")
+        let store = try StoreCommandSupport.openExisting(path)
+        let stats = try store.stats()
+        if arguments.flag("--json") {
+            print(try StoreCommandSupport.json(stats))
+            return 0
+        }
+        var lines = ["\(path): schema version \(stats.schemaVersion), \(stats.feeds.count) feed(s), \(stats.totalItems) items"]
+        for feed in stats.feeds {
+            var header = "feed \(feed.name): \(feed.items) items"
+            if let oldest = feed.oldestPublishedAt, let newest = feed.newestPublishedAt {
+                header += ", \(Timestamp.iso8601(milliseconds: oldest)) … \(Timestamp.iso8601(milliseconds: newest))"
+            }
+            lines.append(header)
+            let width = feed.kinds.map(\.kind.count).max() ?? 0
+            for kind in feed.kinds {
+                let share = feed.items > 0 ? 100 * Double(kind.items) / Double(feed.items) : 0
+                lines.append(
+                    "  " + kind.kind + String(repeating: " ", count: width - kind.kind.count + 2)
+                        + String(format: "%10d  %5.1f%%", kind.items, share))
+            }
+        }
+        print(lines.joined(separator: "\n"))
+        return 0
+    }
+)

@@ -1,0 +1,48 @@
+import FeedModel
+import FeedStore
+import Foundation
+
+/// Shared by the store commands (seed, import, page, stats): opening the database and picking a feed.
+enum StoreCommandSupport {
+    /// Opens a database that must already exist (page, stats): a missing file is an error, not a new database.
+    static func openExisting(_ path: String) throws -> ItemStore {
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw CommandFailure("\(path): no such database (create one with feedsim seed or feedsim import)")
+        }
+        return try ItemStore(path: path)
+    }
+
+    /// The feed named by `--feed`; without it, `home` when present, else the only feed.
+    static func feed(_ arguments: ParsedArguments, in store: ItemStore) throws -> FeedID {
+        if let name = arguments.value("--feed") {
+            return try store.requireFeed(named: name)
+        }
+        if let home = try store.feedID(named: "home") { return home }
+        let feeds = try store.feeds()
+        if feeds.count == 1 { return feeds[0].id }
+        if feeds.isEmpty { throw CommandFailure("\(store.path): the database has no feeds") }
+        throw CommandFailure("several feeds, pick one with --feed: \(feeds.map(\.name).joined(separator: ", "))")
+    }
+
+    /// Seconds elapsed since `start` (wall time for reporting only; the simulator never reads it).
+    static func seconds(since start: ContinuousClock.Instant) -> Double {
+        let elapsed = ContinuousClock.now - start
+        return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+    }
+
+    /// A one-line progress bar on stderr, redrawn in place (only when stderr is a terminal).
+    static func progressBar(done: Int, total: Int) {
+        let width = 30
+        let filled = total == 0 ? width : width * done / total
+        let bar = String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled)
+        FileHandle.standardError.write(Data("\r[\(bar)] \(done)/\(total)".utf8))
+        if done >= total { FileHandle.standardError.write(Data("\n".utf8)) }
+    }
+
+    /// JSON text with sorted keys and a trailing newline.
+    static func json<T: Encodable>(_ value: T) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
+        return String(decoding: try encoder.encode(value), as: UTF8.self)
+    }
+}

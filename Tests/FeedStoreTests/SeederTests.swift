@@ -1,0 +1,118 @@
+import FeedModel
+import Foundation
+import Testing
+
+@testable import FeedStore
+
+@Suite struct SeederTests {
+    /// FNV-1a 64 over every column of every item, in id order: a content hash of the store.
+    static func contentHash(_ store: ItemStore) throws -> UInt64 {
+        let statement = try store.connection.prepare(
+            "SELECT id, feed_id, published_at, kind, width, height, title, author, payload FROM items ORDER BY id")
+        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+        while try statement.step() {
+            var line = ""
+            for column in 0..<9 { line += statement.text(at: Int32(column)) + "\u{1F}" }
+            for byte in line.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01B3 }
+        }
+        return hash
+    }
+
+    static func seeded(_ preset: String, count: Int, seed: UInt64, start: Int64 = ItemGenerator.defaultStart) throws -> ItemStore {
+        let store = try ItemStore.inMemory()
+        var generator = ItemGenerator(preset: try Preset.named(preset), seed: seed, start: start)
+        try Seeder.seed(store, feed: try store.createFeed(named: "home"), generator: &generator, count: count)
+        return store
+    }
+
+    @Test(arguments: ["photos", "news", "mixed"])
+    func samePresetSeedAndStartGiveIdenticalRows(preset: String) throws {
+        let a = try Self.contentHash(try Self.seeded(preset, count: 3_000, seed: 7))
+        let b = try Self.contentHash(try Self.seeded(preset, count: 3_000, seed: 7))
+        let otherSeed = try Self.contentHash(try Self.seeded(preset, count: 3_000, seed: 8))
+        let otherStart = try Self.contentHash(try Self.seeded(preset, count: 3_000, seed: 7, start: 0))
+        #expect(a == b)
+        #expect(a != otherSeed)
+        #expect(a != otherStart)
+    }
+
+    @Test func arrivalsMatchThePresetRateOnAverage() throws {
+        // photos: 240 items/hour ⇒ mean gap 3 600 000 / 240 = 15 000 ms. Over 20 000 gaps the
+        // standard error is 15 000 / √20 000 ≈ 106 ms; ±750 ms is about 7 standard errors.
+        var generator = ItemGenerator(preset: try Preset.named("photos"), seed: 1, start: 0)
+        let items = generator.items(count: 20_000)
+        let meanGap = Double(items.last!.publishedAt) / 20_000
+        #expect(abs(meanGap - 15_000) < 750)
+        #expect(zip(items, items.dropFirst()).allSatisfy { $0.publishedAt <= $1.publishedAt })
+    }
+
+    @Test func newsPlacesAnAdEveryEighthItemAndKeepsHeightsInRange() throws {
+        let preset = try Preset.named("news")
+        var generator = ItemGenerator(preset: preset, seed: 3)
+        let items = generator.items(count: 800)
+        // ad.every = 8: items 8, 16, ..., 800 (1-based) are ads: 800 / 8 = 100.
+        let adPositions = items.indices.filter { items[$0].kind == "ad" }.map { $0 + 1 }
+        #expect(adPositions == Array(stride(from: 8, through: 800, by: 8)))
+        for item in items where item.kind != "ad" {
+            let spec = try #require(preset.kinds.first { $0.kind == item.kind }?.height)
+            #expect(item.height >= spec.min && item.height <= spec.max && item.width == 390)
+        }
+    }
+
+    @Test func photoHeightsFollowThePresetAspectRatios() throws {
+        var generator = ItemGenerator(preset: try Preset.named("photos"), seed: 11)
+        // 1080 ÷ ratio, rounded: 1.0→1080, 0.8→1350, 1.333→810, 0.75→1440, 1.5→720, 1.91→565,
+        // 0.5625→1920; video 1.7778→607; panorama 3→360, 4→270.
+        let allowed: Set<Double> = [1080, 1350, 810, 1440, 720, 565, 1920, 607, 360, 270]
+        let items = generator.items(count: 2_000)
+        #expect(items.allSatisfy { allowed.contains($0.height) && $0.width == 1080 })
+        #expect(Set(items.map(\.kind)) == ["photo", "video", "panorama"])
+    }
+
+    @Test func itemsForReplayArePublishedNoEarlierThanTheGivenTime() throws {
+        var generator = ItemGenerator(preset: try Preset.named("mixed"), seed: 5)
+        _ = generator.items(count: 10)
+        let later = ItemGenerator.defaultStart + 86_400_000
+        let fresh = generator.items(count: 50, notBefore: later)
+        #expect(fresh.allSatisfy { $0.publishedAt >= later })
+        #expect(fresh.count == 50)
+    }
+
+    @Test func seedingWritesAllItemsInOneTransactionWithProgress() throws {
+        let store = try ItemStore.inMemory()
+        let feed = try store.createFeed(named: "home")
+        var generator = ItemGenerator(preset: try Preset.named("mixed"), seed: 1)
+        var reports: [Int] = []
+        let summary = try Seeder.seed(store, feed: feed, generator: &generator, count: 25_000) { reports.append($0) }
+        #expect(summary.items == 25_000 && summary.firstID == 1 && summary.lastID == 25_000)
+        #expect(reports == [10_000, 20_000, 25_000])
+        #expect(try store.stats().totalItems == 25_000)
+        #expect(try store.pages(feed: feed).newest(limit: 1).items.first?.publishedAt == summary.newestPublishedAt)
+    }
+
+    @Test func badPresetFileNamesTheFileAndField() throws {
+        let database = try TemporaryDatabase()
+        defer { database.cleanUp() }
+        let url = database.directory.appendingPathComponent("broken.json")
+        var object = try JSONSerialization.jsonObject(
+            with: Data(contentsOf: try ProjectResources.seedsDirectory().appendingPathComponent("news.json"))) as! [String: Any]
+        var kinds = object["kinds"] as! [[String: Any]]
+        kinds[1]["width"] = nil
+        object["kinds"] = kinds
+        try JSONSerialization.data(withJSONObject: object).write(to: url)
+        #expect(throws: PresetError(file: url.path, field: "kinds[1].width", reason: "missing")) {
+            try Preset.load(from: url)
+        }
+        kinds[1]["width"] = 390
+        var height = kinds[1]["height"] as! [String: Any]
+        height["min"] = 900  // above max 640
+        kinds[1]["height"] = height
+        object["kinds"] = kinds
+        try JSONSerialization.data(withJSONObject: object).write(to: url)
+        #expect(throws: PresetError(file: url.path, field: "kinds[1].height", reason: "needs 0 < min ≤ max")) {
+            try Preset.load(from: url)
+        }
+        let error = try #require(throws: PresetError.self) { try Preset.named("nonexistent") }
+        #expect(error.reason.contains("unknown preset 'nonexistent'") && error.reason.contains("mixed, news, photos"))
+    }
+}
