@@ -1,3 +1,5 @@
+import FeedStore
+
 /// Names for SQLite result codes, so the report groups errors by code
 /// (<https://sqlite.org/rescode.html>).
 public enum LoadErrorCode {
@@ -16,6 +18,7 @@ public enum LoadErrorCode {
     /// The report's name for `error`: the SQLite primary code's name, or `"other"`.
     public static func name(of error: any Error) -> String {
         if let error = error as? RawSQLiteError { return name(ofPrimary: error.code) }
+        if let error = error as? SQLiteError { return name(ofPrimary: error.code) }
         return "other"
     }
 }
