@@ -7,6 +7,8 @@ let commands: [Command] = [
     pageCommand,
     statsCommand,
     benchStoreCommand,
+    loadCommand,
+    benchLoadCommand,
 ]
 
 /// The one place that decides what reaches stderr and the exit code:
