@@ -6,8 +6,9 @@ import Foundation
 /// scale from 1 thread to `threads`.
 ///
 /// Sessions use the flinger profile with no think time (`--time-scale max`), no writers, keyset
-/// pages. The raw loop walks as many pages per walk as the sessions did on average, so both
-/// sides spend their time on the same part of the index. Each side runs `seconds` per thread
+/// pages. The raw loop walks as many pages per walk, and splits each page's rows into as many
+/// row statements, as the sessions did on average, so both sides run the same queries on the same
+/// part of the index and the ratio measures the harness (controller, scheduler, timing). Each side runs `seconds` per thread
 /// count, load then raw, in one process on one seeded file.
 public enum LoadBenchmark {
     public struct Side: Codable, Hashable, Sendable {
@@ -23,6 +24,8 @@ public enum LoadBenchmark {
         public var pageSize: Int
         /// Pages per session walk (sessions' average, used by the raw loop).
         public var pagesPerWalk: Int
+        /// Row statements per page (sessions' average, used by the raw loop).
+        public var rowBatchesPerPage: Int
         public var load: [Side]
         public var raw: [Side]
         /// Load pages/s ÷ raw pages/s at the most threads. Target ≥ ``LoadBenchmark/target``.
@@ -58,6 +61,7 @@ public enum LoadBenchmark {
         var load: [Side] = []
         var raw: [Side] = []
         var pagesPerWalk = 1
+        var rowBatchesPerPage = 1
         for threadCount in counts {
             progress("load: \(threadCount) session thread(s), \(seconds) s")
             let configuration = LoadConfiguration(
@@ -70,17 +74,19 @@ public enum LoadBenchmark {
                     pagesPerSecond: report.pagesPerSecond))
             let walks = max(1, report.sessions.completed + report.sessions.interrupted)
             pagesPerWalk = max(1, Int((Double(report.pages) / Double(walks)).rounded()))
+            let rowStatements = Double(report.latency[QueryKind.rows.rawValue]?.count ?? 0)
+            rowBatchesPerPage = max(1, min(pageSize, Int((rowStatements / Double(max(1, report.pages))).rounded())))
             progress("raw: \(threadCount) thread(s), \(pagesPerWalk) pages per walk, \(seconds) s")
             let measured = try RawPageLoop.run(
                 path: path, feed: feed.rawValue, threads: threadCount, pageSize: pageSize, pagesPerWalk: pagesPerWalk,
-                seconds: seconds)
+                rowBatchesPerPage: rowBatchesPerPage, seconds: seconds)
             raw.append(
                 Side(
                     threads: threadCount, pages: measured.pages, rows: measured.rows, seconds: measured.seconds,
                     pagesPerSecond: Double(measured.pages) / measured.seconds))
         }
         return Report(
-            items: count, pageSize: pageSize, pagesPerWalk: pagesPerWalk, load: load, raw: raw,
+            items: count, pageSize: pageSize, pagesPerWalk: pagesPerWalk, rowBatchesPerPage: rowBatchesPerPage, load: load, raw: raw,
             ratio: load[load.count - 1].pagesPerSecond / raw[raw.count - 1].pagesPerSecond,
             loadScaling: load[load.count - 1].pagesPerSecond / load[0].pagesPerSecond,
             rawScaling: raw[raw.count - 1].pagesPerSecond / raw[0].pagesPerSecond)

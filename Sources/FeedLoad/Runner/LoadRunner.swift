@@ -59,12 +59,13 @@ public final class LoadRunner: Sendable {
             writers = nil
         }
         let feed = feed
+        let pool = ConnectionPool(path: configuration.path, feed: feed)
         scheduler = SessionScheduler(
             model: configuration.model, workers: configuration.workers,
             duration: .nanoseconds(Int64(configuration.durationSeconds * 1e9)), stop: stop
         ) { index in
             try ScrollSession(
-                index: index, path: configuration.path, feed: feed, mode: configuration.pagination,
+                index: index, pool: pool, feed: feed, mode: configuration.pagination,
                 profile: configuration.profiles[index % configuration.profiles.count],
                 timeScale: configuration.timeScale, pageSize: configuration.pageSize)
         }

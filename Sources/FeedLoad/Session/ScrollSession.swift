@@ -23,6 +23,8 @@ public final class ScrollSession: LoadSession {
     public let viewportSize: (width: Double, height: Double)
     private let source: TimedFeedSource
     private let truth: GroundTruth
+    private let pool: ConnectionPool
+    private let connections: SessionConnections
     private var controller: FeedController
     private let maxIDAtStart: Int64
     private var now = 0.0
@@ -32,19 +34,22 @@ public final class ScrollSession: LoadSession {
     private var rowsFetched = Set<Int64>()
     private var started = false
 
-    /// Opens the session's connections (on the calling thread) and reads the largest id.
+    /// Takes connections from `pool` (opening them on the calling thread when none is idle) and
+    /// reads the largest id. The connections go back to the pool in ``finish(interrupted:_:)``.
     /// - Throws: ``StoreError`` or ``SQLiteError`` opening the store, ``RawSQLiteError`` for the
     ///   ground-truth connection, ``FeedController/ConfigurationError``.
     public init(
-        index: Int, path: String, feed: FeedID, mode: PaginationMode, profile: ScrollProfile, timeScale: Double?,
-        pageSize: Int = 20, viewportSize: (width: Double, height: Double) = (390, 844)
+        index: Int, pool: ConnectionPool, feed: FeedID, mode: PaginationMode, profile: ScrollProfile,
+        timeScale: Double?, pageSize: Int = 20, viewportSize: (width: Double, height: Double) = (390, 844)
     ) throws {
         self.index = index
         self.profile = profile
         self.timeScale = timeScale
         self.viewportSize = viewportSize
-        source = TimedFeedSource(store: try ItemStore(path: path), feed: feed, mode: mode)
-        truth = try GroundTruth(path: path, feed: feed)
+        self.pool = pool
+        connections = try pool.take()
+        source = TimedFeedSource(store: connections.store, feed: feed, mode: mode)
+        truth = connections.truth
         controller = try FeedController(configuration: .init(pageSize: pageSize, initialLoadPages: 1))
         maxIDAtStart = try truth.maxID()
     }
@@ -55,10 +60,23 @@ public final class ScrollSession: LoadSession {
             started = true
             try perform(controller.start(now: now))
         } else {
+            // A tick of a burst moves the offset; a pause is one step (nothing moves, nothing loads).
             let cycle = profile.burstMilliseconds + profile.pauseMilliseconds
-            let inBurst = now.truncatingRemainder(dividingBy: cycle) < profile.burstMilliseconds
-            if inBurst { offset += profile.pointsPerSecond * Self.tickMilliseconds / 1_000 }
-            now += Self.tickMilliseconds
+            let phase = now.truncatingRemainder(dividingBy: cycle)
+            var advance = Self.tickMilliseconds
+            if phase < profile.burstMilliseconds {
+                advance = min(Self.tickMilliseconds, profile.burstMilliseconds - phase)
+                offset += profile.pointsPerSecond * advance / 1_000
+            } else {
+                advance = cycle - phase
+            }
+            now += advance
+            offset = min(offset, max(0, tops[tops.count - 1] - viewportSize.height))
+            try perform(controller.viewportChanged(viewport, now: now))
+            try fetchRows()
+            guard now < profile.sessionMilliseconds else { return nil }
+            guard let timeScale else { return .zero }
+            return .nanoseconds(Int64(advance * 1e6 * timeScale))
         }
         offset = min(offset, max(0, tops[tops.count - 1] - viewportSize.height))
         try perform(controller.viewportChanged(viewport, now: now))
@@ -70,6 +88,7 @@ public final class ScrollSession: LoadSession {
 
     /// Checks the walk: duplicates and skips against the store now (see ``ConsistencyChecker``).
     public func finish(interrupted: Bool, _ metrics: inout LoadMetrics) throws {
+        defer { pool.give(connections) }
         let walk = source.walk
         var count = ConsistencyCount()
         if let newest = walk.map(\.cursor).min(), let oldest = walk.map(\.cursor).max() {

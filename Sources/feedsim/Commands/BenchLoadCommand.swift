@@ -28,7 +28,8 @@ let benchLoadCommand = Command(
             return 0
         }
         func fixed(_ value: Double, _ digits: Int = 0) -> String { String(format: "%.\(digits)f", value) }
-        print("bench load: \(report.items) items, pages of \(report.pageSize), \(report.pagesPerWalk) pages per walk")
+        print("bench load: \(report.items) items, pages of \(report.pageSize), \(report.pagesPerWalk) pages per walk, "
+            + "\(report.rowBatchesPerPage) row statements per page")
         print("threads   load pages/s    raw pages/s   load ÷ raw")
         for (load, raw) in zip(report.load, report.raw) {
             let cells = [fixed(load.pagesPerSecond), fixed(raw.pagesPerSecond)].map {
