@@ -12,6 +12,9 @@ import Synchronization
 /// A session that throws is ended and its error recorded; the others run on. In the closed model
 /// a replacement starts at once; in the open model the freed slot takes the next arrival.
 public final class SessionScheduler: Sendable {
+    /// Most steps a session runs in one turn while it asks for no wait.
+    static let stepsPerTurn = 32
+
     /// Creates session `index` on the calling worker thread (open its connection there).
     public typealias Factory = @Sendable (_ index: Int) throws -> any LoadSession
 
@@ -114,7 +117,17 @@ public final class SessionScheduler: Sendable {
 
     private func run(_ box: SessionBox, on worker: Int) {
         do {
-            let next = try workerMetrics[worker].metrics.withLock { try box.session.step(&$0) }
+            // A session that asks to go on at once (no think time) keeps its worker for up to
+            // `stepsPerTurn` steps, so the shared queue's lock is taken once per turn, not per step.
+            let next = try workerMetrics[worker].metrics.withLock { metrics in
+                var next = try box.session.step(&metrics)
+                var steps = 1
+                while next == .zero && steps < Self.stepsPerTurn && !stop.isSet {
+                    next = try box.session.step(&metrics)
+                    steps += 1
+                }
+                return next
+            }
             if let next {
                 state.withLock { $0.push(box, due: clock.now.advanced(by: next)) }
             } else {
