@@ -12,5 +12,7 @@ let commands: [Command] = [
     layoutCommand,
     traceImportCommand,
     traceSynthCommand,
+    loadCommand,
     benchLayoutCommand,
+    benchLoadCommand,
 ]
