@@ -20,7 +20,7 @@ let package = Package(
         .target(name: "FeedLayout"),
         .target(name: "FeedEngine", dependencies: ["FeedModel", "FeedLayout"]),
         .target(name: "FeedReplay", dependencies: ["FeedEngine", "FeedStore"]),
-        .target(name: "FeedLoad", dependencies: ["FeedReplay", "FeedStore"]),
+        .target(name: "FeedLoad", dependencies: ["FeedReplay", "FeedStore", "FeedSimSQLite"]),
         .executableTarget(
             name: "feedsim",
             dependencies: ["FeedModel", "FeedStore", "FeedLayout", "FeedEngine", "FeedReplay", "FeedLoad"]
@@ -31,6 +31,7 @@ let package = Package(
         .testTarget(name: "FeedEngineTests", dependencies: ["FeedEngine", "FeedStore"]),
         .testTarget(name: "FeedReplayTests", dependencies: ["FeedReplay"]),
         .testTarget(name: "FeedLoadTests", dependencies: ["FeedLoad"]),
+        .testTarget(name: "feedsimTests", dependencies: ["feedsim", "FeedStore"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -124,4 +124,62 @@ import Testing
         #expect(report.transitions.contains { $0.tMs == 300 && $0.from == "more" && $0.to == "refresh" })
         #expect(report.violations.isEmpty)
     }
+
+    @Test func jumpsThatReuseManyCellsAreHitches() throws {
+        // Default costs: base 2, reuse 1.5, bind 1 ms; budget 1000/60 = 16.667 ms.
+        // Frame 30 (t = 500, offset 0 → 900): the 27 live cells (prefetch rect 0–900, rows 0–8) all
+        //   leave and 27 enter (prefetch rect 900–1800, rows 9–17), all from the reuse pool; 3 of them
+        //   (row 9, items 27–29) have cached rows and are bound: 2 + 27 · 1.5 + 3 · 1 = 45.5 ms.
+        // Frame 60 (t = 1000, offset 900 → 2400): 18 cells enter (rows 24–29, content ends at 3000),
+        //   reused, no cached rows: 2 + 18 · 1.5 = 29 ms.
+        // Hitch time = (45.5 − 16.667) + (29 − 16.667) = 41.167 ms over 2 moving frames (33.333 ms):
+        //   ratio = 41.167 / 0.033333 = 1235 ms/s.
+        let trace = Self.trace([
+            TraceEvent(t: 500, .offset(Point(x: 0, y: 900))),
+            TraceEvent(t: 1000, .offset(Point(x: 0, y: 2400))),
+            TraceEvent(t: 1500, .end),
+        ])
+        let (result, _) = try Self.runWithTimeline(trace)
+        let rows = result.timelineCSV!.split(separator: "\n").dropFirst().map { $0.split(separator: ",") }
+        #expect(rows[30][8] == "45.500")
+        #expect(rows[60][8] == "29.000")
+        let hitches = result.report.hitches
+        #expect(hitches.count == 2)
+        #expect(abs(hitches.timeRatioMsPerS - 1235) < 0.01)
+        #expect(hitches.band == "critical")
+        // Cells: 27 created at Init (frame 12); 27 + 18 reused by the jumps, leaving 9 in the pool,
+        // trimmed to 5 (the limit per kind). At 1200 the last page adds rows 30–32 (items 90–98) to
+        // the prefetch rect: 5 reused from the pool, 4 created. Created 27 + 4 = 31, reused 27 + 18 + 5 = 50.
+        #expect(result.report.cells.created == 31)
+        #expect(result.report.cells.reused == 50)
+    }
+
+    /// A backend with an OFFSET-style bug: every `after` page silently skips its first item.
+    final class SkippingBackend: ReplayBackend {
+        let inner = MemoryBackend(items: ReplayScenarioTests.hundredItems())
+        func page(_ request: FeedController.FetchRequest) throws -> Page {
+            let page = try inner.page(request)
+            guard case .after = request.query, !page.items.isEmpty else { return page }
+            return Page(items: Array(page.items.dropFirst()), hasMoreBefore: page.hasMoreBefore, hasMoreAfter: page.hasMoreAfter)
+        }
+        func rows(ids: [Int64]) throws -> RowBatch { try inner.rows(ids: ids) }
+        func insertAtHead(count: Int, at t: Double) throws { try inner.insertAtHead(count: count, at: t) }
+        func groundTruth(after cursor: Cursor, limit: Int) throws -> [Item] { try inner.groundTruth(after: cursor, limit: limit) }
+    }
+
+    @Test func aPageThatSkipsAnItemIsReportedAsAGap() throws {
+        // Init loads ids 100…71; the More at 200 asks for items after id 71 and gets 69…41 (70 is
+        // skipped): the store's ground truth after 71 is 70, 69, …, so the replay reports a gap at 400.
+        let layout = try LayoutConfiguration(kind: .grid, columns: 3).makeLayout()
+        let options = ReplayOptions(
+            controller: FeedController.Configuration(pageSize: 30, initialLoadPages: 1), latency: .fixed(ms: 200))
+        let trace = Self.trace([TraceEvent(t: 450, .end)])
+        let report = try ReplaySession(
+            trace: trace, layout: layout, layoutDescription: "grid", backend: SkippingBackend(), options: options
+        ).run().report
+        let gaps = report.violations.filter { $0.kind == "gap" }
+        #expect(gaps.count == 1)
+        #expect(gaps.first?.tMs == 400)
+        #expect(gaps.first?.detail.contains("missing [70]") == true)
+    }
 }

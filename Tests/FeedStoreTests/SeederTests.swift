@@ -63,11 +63,12 @@ import Testing
 
     @Test func photoHeightsFollowThePresetAspectRatios() throws {
         var generator = ItemGenerator(preset: try Preset.named("photos"), seed: 11)
-        // 1080 ÷ ratio, rounded: 1.0→1080, 0.8→1350, 1.333→810, 0.75→1440, 1.5→720, 1.91→565,
-        // 0.5625→1920; video 1.7778→607; panorama 3→360, 4→270.
-        let allowed: Set<Double> = [1080, 1350, 810, 1440, 720, 565, 1920, 607, 360, 270]
+        // Photos are 390 pt wide (a phone's width); height = 390 ÷ ratio, rounded half away from zero:
+        // 1.0→390, 0.8→487.5→488, 1.333→292.6→293, 0.75→520, 1.5→260, 1.91→204.2→204,
+        // 0.5625→693.3→693; video 1.7778→219.4→219; panorama 3→130, 4→97.5→98.
+        let allowed: Set<Double> = [390, 488, 293, 520, 260, 204, 693, 219, 130, 98]
         let items = generator.items(count: 2_000)
-        #expect(items.allSatisfy { allowed.contains($0.height) && $0.width == 1080 })
+        #expect(items.allSatisfy { allowed.contains($0.height) && $0.width == 390 })
         #expect(Set(items.map(\.kind)) == ["photo", "video", "panorama"])
     }
 

@@ -48,8 +48,7 @@ extension ReplaySession {
                 process(controller.pageFailed(request, error: error, now: now))
             case .rows(let fetchID, let batch):
                 rowFetchesInFlight -= 1
-                let arrival = virtualizer.rowsArrived(fetchID: fetchID, batch: batch)
-                rowsBoundThisFrame += arrival.boundItemIDs.count
+                _ = virtualizer.rowsArrived(fetchID: fetchID, batch: batch)
             case .retryTick:
                 process(controller.tick(now: now))
             }

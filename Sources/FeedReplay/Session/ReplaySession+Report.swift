@@ -24,9 +24,12 @@ extension ReplaySession {
             }
         }
         if anyContent, firstContentTime == nil { firstContentTime = now }
+        // Rows bound this frame: on arrival, or when a cell was dequeued for an item whose row is cached.
+        let bound = virtualizer.counters.rowsBound - rowsBoundBefore
+        rowsBoundBefore = virtualizer.counters.rowsBound
         let cost = options.costs.frameCost(
             layoutChanged: layoutChangedThisFrame, created: update.cellsCreated, reused: update.cellsReused,
-            bound: rowsBoundThisFrame)
+            bound: bound)
         let visibleRange = firstVisible.flatMap { first in lastVisible.map { first...$0 } }
         metrics.record(
             FrameSample(

@@ -35,6 +35,9 @@ public final class ReplaySession {
     var queue = EventQueue<Completion>()
     var metrics: FrameMetrics
     var now = 0.0
+    var frame = 0
+    var nextEvent = 0
+    var finished = false
 
     // Report state.
     var violations: [ReplayReport.Violation] = []
@@ -48,7 +51,7 @@ public final class ReplaySession {
     var rowBatches = 0
     var rowFetchesInFlight = 0
     var layoutChangedThisFrame = false
-    var rowsBoundThisFrame = 0
+    var rowsBoundBefore = 0
     var refreshInsetShown = false
     var viewportReportPending = false
 
@@ -109,37 +112,50 @@ public final class ReplaySession {
     /// Runs the whole trace and returns the report (and the timeline CSV when asked).
     /// - Throws: errors of the backend other than simulated faults (a broken store stops the replay).
     public func run() throws -> ReplayResult {
+        while try advanceFrame() {}
+        return result
+    }
+
+    /// Simulates the next frame; returns `false` once the session is over (the trace ended and
+    /// nothing moves or loads any more, or `settleMs` passed). Callers that pace a session against
+    /// the wall clock (the load tester) step it with this and read ``nextFrameTime``.
+    /// - Throws: errors of the backend other than simulated faults.
+    public func advanceFrame() throws -> Bool {
+        guard !finished else { return false }
         let events = trace.events
-        let endOfInput = events.last?.t ?? 0
-        var nextEvent = 0
-        process(controller.start(now: 0))
-        var frame = 0
-        while true {
-            // Frame times as k · 1000 / Hz (not a running sum), so they stay exact multiples.
-            now = Double(frame) * 1000 / trace.header.refreshRate
-            layoutChangedThisFrame = false
-            rowsBoundThisFrame = 0
-            try deliverDue()
-            while nextEvent < events.count, events[nextEvent].t <= now {
-                let event = events[nextEvent]
-                nextEvent += 1
-                scroll.step(to: max(event.t, scroll.now))
-                try apply(event)
-            }
-            scroll.step(to: now)
-            invalidateForBounds()
-            reportViewport()
-            let update = updateVirtualizer()
-            try issueRowFetches(update.rowFetches)
-            record(update)
-            frame += 1
-            // After the last event: keep stepping while a fling, bounce or page load is still
-            // under way, for at most `settleMs`.
-            if nextEvent >= events.count && now >= endOfInput {
-                if !settling || now >= endOfInput + options.settleMs { break }
-            }
+        if frame == 0 { process(controller.start(now: 0)) }
+        // Frame times as k · 1000 / Hz (not a running sum), so they stay exact multiples.
+        now = Double(frame) * 1000 / trace.header.refreshRate
+        layoutChangedThisFrame = false
+        try deliverDue()
+        while nextEvent < events.count, events[nextEvent].t <= now {
+            let event = events[nextEvent]
+            nextEvent += 1
+            scroll.step(to: max(event.t, scroll.now))
+            try apply(event)
         }
-        return ReplayResult(report: makeReport(frames: frame), timelineCSV: metrics.timelineCSV)
+        scroll.step(to: now)
+        invalidateForBounds()
+        reportViewport()
+        let update = updateVirtualizer()
+        try issueRowFetches(update.rowFetches)
+        record(update)
+        frame += 1
+        // After the last event: keep stepping while a fling, bounce or page load is still
+        // under way, for at most `settleMs`.
+        let endOfInput = events.last?.t ?? 0
+        if nextEvent >= events.count && now >= endOfInput {
+            if !settling || now >= endOfInput + options.settleMs { finished = true }
+        }
+        return !finished
+    }
+
+    /// Virtual time of the next frame, ms.
+    public var nextFrameTime: Double { Double(frame) * 1000 / trace.header.refreshRate }
+
+    /// The report so far (complete once ``advanceFrame()`` returned `false`).
+    public var result: ReplayResult {
+        ReplayResult(report: makeReport(frames: frame), timelineCSV: metrics.timelineCSV)
     }
 
     /// Whether the session still has something moving: a fling or bounce, or a page load in flight.

@@ -1,0 +1,150 @@
+internal import FeedSimSQLite
+import Foundation
+import Synchronization
+
+/// The baseline of `feedsim bench load`: the page and row queries a scroll session runs, as a
+/// bare loop over the SQLite C API on `threads` threads, one connection each, no think time.
+///
+/// Each walk is what a session does to the store: the newest page, then More pages by keyset
+/// cursor (each with the store's "newer items exist" probe), and the rows of every page's items in
+/// `rowBatchesPerPage` `IN (…)` statements (sessions fetch rows as items enter the preload range,
+/// a few at a time, so the benchmark passes the sessions' measured average); a walk ends after `pagesPerWalk` pages and the next one starts
+/// at the top again, as a new session would.
+enum RawPageLoop {
+    struct Failure: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    /// Runs for `seconds` wall seconds. - Returns: pages and rows fetched, and the seconds taken.
+    static func run(
+        path: String, feed: Int64, threads: Int, pageSize: Int, pagesPerWalk: Int, rowBatchesPerPage: Int,
+        seconds: Double
+    ) throws -> (pages: Int, rows: Int, seconds: Double) {
+        let totals = Mutex((pages: 0, rows: 0, error: String?.none))
+        let clock = ContinuousClock()
+        let start = clock.now
+        let deadline = start.advanced(by: .nanoseconds(Int64(seconds * 1e9)))
+        let group = DispatchGroup()
+        for _ in 0..<threads {
+            group.enter()
+            Thread {
+                defer { group.leave() }
+                do {
+                    let counts = try loop(
+                        path: path, feed: feed, pageSize: pageSize, pagesPerWalk: pagesPerWalk,
+                        rowBatchesPerPage: rowBatchesPerPage
+                    ) {
+                        clock.now >= deadline
+                    }
+                    totals.withLock { $0.pages += counts.pages; $0.rows += counts.rows }
+                } catch {
+                    totals.withLock { $0.error = String(describing: error) }
+                }
+            }.start()
+        }
+        group.wait()
+        let elapsed = start.duration(to: clock.now).seconds
+        let result = totals.withLock { $0 }
+        if let error = result.error { throw Failure(description: "raw page loop: \(error)") }
+        return (result.pages, result.rows, elapsed)
+    }
+
+    private static func loop(
+        path: String, feed: Int64, pageSize: Int, pagesPerWalk: Int, rowBatchesPerPage: Int, done: () -> Bool
+    ) throws -> (pages: Int, rows: Int) {
+        var db: OpaquePointer?
+        guard sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, nil) == SQLITE_OK, let db else {
+            sqlite3_close_v2(db)
+            throw Failure(description: "cannot open \(path)")
+        }
+        defer { sqlite3_close_v2(db) }
+        func prepare(_ sql: String) throws -> OpaquePointer {
+            var statement: OpaquePointer?
+            guard sqlite3_prepare_v2(db, sql, -1, &statement, nil) == SQLITE_OK, let statement else {
+                throw Failure(description: String(cString: sqlite3_errmsg(db)))
+            }
+            return statement
+        }
+        let columns = "id, published_at, kind, width, height"
+        let newest = try prepare(
+            "SELECT \(columns) FROM items WHERE feed_id = ?1 ORDER BY published_at DESC, id DESC LIMIT ?2")
+        let after = try prepare(
+            """
+            SELECT \(columns) FROM items WHERE feed_id = ?1 AND (published_at, id) < (?2, ?3)
+            ORDER BY published_at DESC, id DESC LIMIT ?4
+            """)
+        let newer = try prepare(
+            "SELECT EXISTS (SELECT 1 FROM items WHERE feed_id = ?1 AND (published_at, id) > (?2, ?3))")
+        // One rows statement per batch size, 1...pageSize.
+        let rowStatements = try (1...pageSize).map { size in
+            let marks = Array(repeating: "?", count: size).joined(separator: ", ")
+            return try prepare("SELECT id, title, author, payload FROM items WHERE id IN (\(marks))")
+        }
+        defer {
+            for statement in [newest, after, newer] + rowStatements { sqlite3_finalize(statement) }
+        }
+        let batchSize = max(1, (pageSize + rowBatchesPerPage - 1) / rowBatchesPerPage)
+        var pages = 0
+        var rowCount = 0
+        var ids = [Int64](repeating: 0, count: pageSize + 1)
+        while !done() {
+            var cursor: (Int64, Int64)?
+            for _ in 0..<pagesPerWalk {
+                let statement: OpaquePointer
+                if let (publishedAt, id) = cursor {
+                    statement = after
+                    sqlite3_bind_int64(statement, 1, feed)
+                    sqlite3_bind_int64(statement, 2, publishedAt)
+                    sqlite3_bind_int64(statement, 3, id)
+                    sqlite3_bind_int64(statement, 4, Int64(pageSize + 1))
+                } else {
+                    statement = newest
+                    sqlite3_bind_int64(statement, 1, feed)
+                    sqlite3_bind_int64(statement, 2, Int64(pageSize + 1))
+                }
+                var count = 0
+                var first: (Int64, Int64)?
+                var last: (Int64, Int64)?
+                while sqlite3_step(statement) == SQLITE_ROW {
+                    let id = sqlite3_column_int64(statement, 0)
+                    let publishedAt = sqlite3_column_int64(statement, 1)
+                    _ = String(cString: sqlite3_column_text(statement, 2))
+                    _ = sqlite3_column_double(statement, 3)
+                    _ = sqlite3_column_double(statement, 4)
+                    if count == 0 { first = (publishedAt, id) }
+                    ids[count] = id
+                    count += 1
+                    if count <= pageSize { last = (publishedAt, id) }
+                }
+                sqlite3_reset(statement)
+                if let probe = cursor.map({ first ?? $0 }) {  // as the store: the first item's cursor, else the request's
+                    sqlite3_bind_int64(newer, 1, feed)
+                    sqlite3_bind_int64(newer, 2, probe.0)
+                    sqlite3_bind_int64(newer, 3, probe.1)
+                    _ = sqlite3_step(newer)
+                    sqlite3_reset(newer)
+                }
+                pages += 1
+                let onPage = min(count, pageSize)
+                var start = 0
+                while start < onPage {
+                    let end = min(onPage, start + batchSize)
+                    let rows = rowStatements[end - start - 1]
+                    for index in start..<end { sqlite3_bind_int64(rows, Int32(index - start + 1), ids[index]) }
+                    while sqlite3_step(rows) == SQLITE_ROW {
+                        _ = String(cString: sqlite3_column_text(rows, 1))
+                        _ = String(cString: sqlite3_column_text(rows, 2))
+                        _ = String(cString: sqlite3_column_text(rows, 3))
+                        rowCount += 1
+                    }
+                    sqlite3_reset(rows)
+                    start = end
+                }
+                guard count > pageSize, let last else { break }  // end of the feed
+                cursor = last
+                if done() { break }
+            }
+        }
+        return (pages, rowCount)
+    }
+}

@@ -1,0 +1,50 @@
+import FeedModel
+import FeedStore
+
+/// Reads the store's ground truth for the consistency check with plain SQL on its own connection,
+/// independent of the paging code under test.
+final class GroundTruth {
+    private let connection: RawConnection
+    private let maxIDStatement: RawStatement
+    private let spanStatement: RawStatement
+    let feed: FeedID
+
+    init(path: String, feed: FeedID) throws {
+        connection = try RawConnection(path: path)
+        self.feed = feed
+        maxIDStatement = try connection.prepare("SELECT coalesce(max(id), 0) FROM items")
+        // Every item of the feed from `newest` down to `oldest` in feed order, both included.
+        spanStatement = try connection.prepare(
+            """
+            SELECT id, published_at, kind, width, height FROM items
+            WHERE feed_id = ?1 AND (published_at, id) <= (?2, ?3) AND (published_at, id) >= (?4, ?5)
+            """)
+    }
+
+    /// The largest item id in the store now: with insert-only writers and SQLite-assigned rowids
+    /// (`max(rowid) + 1`, <https://sqlite.org/autoinc.html>), exactly the items with a larger id
+    /// are inserted later.
+    func maxID() throws -> Int64 {
+        defer { maxIDStatement.reset() }
+        return try maxIDStatement.step() ? maxIDStatement.int64(at: 0) : 0
+    }
+
+    /// The feed's items now between `newest` and `oldest` in feed order, both included, any order.
+    func span(newest: Cursor, oldest: Cursor) throws -> [Item] {
+        defer { spanStatement.reset() }
+        spanStatement.bind(feed.rawValue, at: 1)
+        spanStatement.bind(newest.publishedAt, at: 2)
+        spanStatement.bind(newest.id, at: 3)
+        spanStatement.bind(oldest.publishedAt, at: 4)
+        spanStatement.bind(oldest.id, at: 5)
+        var items: [Item] = []
+        while try spanStatement.step() {
+            items.append(
+                Item(
+                    id: spanStatement.int64(at: 0), publishedAt: spanStatement.int64(at: 1),
+                    kind: spanStatement.text(at: 2), width: spanStatement.double(at: 3),
+                    height: spanStatement.double(at: 4)))
+        }
+        return items
+    }
+}

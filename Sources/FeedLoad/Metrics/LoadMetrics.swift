@@ -1,0 +1,95 @@
+/// The kinds of query a load times separately.
+public enum QueryKind: String, CaseIterable, Hashable, Sendable, Codable {
+    /// The first page (Init): the newest items.
+    case newest
+    /// A More page by keyset cursor (older than the last loaded item).
+    case after
+    /// A Refresh / prepend page by keyset cursor (newer than the first loaded item).
+    case before
+    /// A More page by OFFSET (`--pagination offset`).
+    case offset
+    /// Full rows by id for the items on screen.
+    case rows
+    /// A writer's insert transaction (`BEGIN IMMEDIATE` … `COMMIT`).
+    case insert
+}
+
+/// One session's outcome, kept for the report when it is not clean.
+public struct SessionOutcome: Hashable, Sendable, Codable {
+    /// The session's number, from 0 in order of start.
+    public var session: Int
+    public var consistency: ConsistencyCount
+    /// Items the session loaded by pages.
+    public var itemsLoaded: Int
+    /// The error that ended the session, when one did.
+    public var error: String?
+}
+
+/// Counters and latency histograms of part of a load (one worker thread, one writer), merged
+/// into the run's total with ``merge(_:)``.
+public struct LoadMetrics: Sendable {
+    /// Latency in nanoseconds per query kind.
+    public var latency: [QueryKind: LatencyHistogram] = [:]
+    /// Page queries that returned (any kind but rows and insert).
+    public var pages = 0
+    /// Item stubs those pages carried.
+    public var items = 0
+    /// Full rows fetched by id.
+    public var rows = 0
+    /// Items inserted by writers.
+    public var inserted = 0
+    /// Insert transactions committed by writers.
+    public var insertTransactions = 0
+    /// Times a writer found the database locked (`SQLITE_BUSY`) and waited before retrying.
+    public var busyWaits = 0
+    /// Failed queries by SQLite result code name (`"SQLITE_BUSY"`), or `"other"` for non-SQLite errors.
+    public var errors: [String: Int] = [:]
+    /// Sessions whose consistency was checked, and their summed counts.
+    public var sessionsChecked = 0
+    public var consistency = ConsistencyCount()
+    /// Sessions with duplicates, skips or an error (the report lists them).
+    public var notableSessions: [SessionOutcome] = []
+
+    public init() {}
+
+    /// Records one query's latency.
+    public mutating func record(_ kind: QueryKind, nanoseconds: UInt64) {
+        latency[kind, default: LatencyHistogram()].record(nanoseconds)
+    }
+
+    /// Counts one failed query.
+    public mutating func recordError(_ error: any Error) {
+        errors[LoadErrorCode.name(of: error), default: 0] += 1
+    }
+
+    /// Adds a finished session's consistency check.
+    public mutating func recordSession(_ outcome: SessionOutcome) {
+        sessionsChecked += 1
+        consistency = consistency + outcome.consistency
+        if !outcome.consistency.isClean || outcome.error != nil { notableSessions.append(outcome) }
+    }
+
+    /// Adds everything counted in `other`.
+    public mutating func merge(_ other: LoadMetrics) {
+        for (kind, histogram) in other.latency { latency[kind, default: LatencyHistogram()].merge(histogram) }
+        pages += other.pages
+        items += other.items
+        rows += other.rows
+        inserted += other.inserted
+        insertTransactions += other.insertTransactions
+        busyWaits += other.busyWaits
+        for (code, count) in other.errors { errors[code, default: 0] += count }
+        sessionsChecked += other.sessionsChecked
+        consistency = consistency + other.consistency
+        notableSessions += other.notableSessions
+    }
+
+    /// The p99 over every page kind, in nanoseconds (for the progress line).
+    public var pageP99: UInt64? {
+        var pagesOnly = LatencyHistogram()
+        for kind in [QueryKind.newest, .after, .before, .offset] {
+            if let histogram = latency[kind] { pagesOnly.merge(histogram) }
+        }
+        return pagesOnly.value(atQuantile: 0.99)
+    }
+}

@@ -1,1 +1,0 @@
-// FeedLoad: see ../../README.md (targets table). Filled in by its issue.

@@ -1,0 +1,50 @@
+import Foundation
+
+extension LoadReport {
+    /// The report for a terminal: one block per topic, latency as a table in milliseconds.
+    public var text: String {
+        var lines: [String] = []
+        let s = settings
+        let arrival = s.arrivalRate.map { "open, \(Self.fixed($0, 2)) arrivals/s, \(s.sessions) slots" }
+            ?? "closed, \(s.sessions) sessions"
+        lines.append("load: \(s.db) feed \(s.feed), \(arrival), time scale \(s.timeScale), \(s.pagination.rawValue) pages of \(s.pageSize)")
+        lines.append("  profiles \(s.profiles.joined(separator: ",")), \(s.workers) workers, \(s.writers) writers"
+            + (s.writers > 0 ? " at \(Self.fixed(s.writeRate, 1)) items/s" : "") + ", seed \(s.seed)")
+        lines.append(
+            "elapsed \(Self.fixed(elapsedSeconds, 2)) s" + (stoppedEarly ? " (stopped early by SIGINT)" : ""))
+        let c = sessions
+        lines.append(
+            "sessions: \(c.started) started, \(c.completed) completed, \(c.interrupted) interrupted, "
+                + "\(c.failed) failed, \(c.dropped) dropped")
+        lines.append(
+            "throughput: \(pages) pages (\(Self.fixed(pagesPerSecond, 1))/s), \(items) items, "
+                + "\(rows) rows (\(Self.fixed(rowsPerSecond, 1))/s)")
+        lines.append("writes: \(inserted) items in \(insertTransactions) transactions, \(busyWaits) busy waits")
+        lines.append("latency (ms)      count       p50       p90       p99     p99.9       max")
+        for kind in QueryKind.allCases {
+            guard let l = latency[kind.rawValue] else { continue }
+            let cells = [l.p50, l.p90, l.p99, l.p999, l.max].map { pad(Self.fixed($0, 3), 10) }.joined()
+            lines.append("  " + kind.rawValue.padding(toLength: 10, withPad: " ", startingAt: 0) + pad("\(l.count)", 11) + cells)
+        }
+        if errors.isEmpty {
+            lines.append("errors: none")
+        } else {
+            lines.append("errors: " + errors.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
+        }
+        let k = consistency
+        lines.append(
+            "consistency (\(s.pagination.rawValue)): \(k.duplicates) duplicates, \(k.skips) skips "
+                + "in \(k.sessionsChecked) sessions")
+        for outcome in k.sessions {
+            var line = "  session \(outcome.session): \(outcome.consistency.duplicates) duplicates, "
+                + "\(outcome.consistency.skips) skips of \(outcome.itemsLoaded) items"
+            if let error = outcome.error { line += ", error: \(error)" }
+            lines.append(line)
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    private func pad(_ text: String, _ width: Int) -> String {
+        String(repeating: " ", count: max(0, width - text.count)) + text
+    }
+}

@@ -1,0 +1,131 @@
+import Foundation
+
+/// The outcome of a load run: sessions, throughput, latency per query kind, errors, busy waits
+/// and consistency. Encodes to JSON with sorted keys; ``text`` is the human form.
+public struct LoadReport: Codable, Sendable {
+    /// Latency of one query kind, milliseconds, from the merged histogram (within 0.4 %).
+    public struct Latency: Codable, Hashable, Sendable {
+        public var count: UInt64
+        public var p50: Double
+        public var p90: Double
+        public var p99: Double
+        public var p999: Double
+        public var max: Double
+        public var mean: Double
+    }
+
+    public struct Consistency: Codable, Hashable, Sendable {
+        public var sessionsChecked: Int
+        public var duplicates: Int
+        public var skips: Int
+        /// Sessions with duplicates, skips or an error, by session number (at most 50 listed).
+        public var sessions: [SessionOutcome]
+    }
+
+    public struct Settings: Codable, Hashable, Sendable {
+        public var db: String
+        public var feed: String
+        /// `closed` or `open`.
+        public var model: String
+        /// Concurrent sessions (closed) or slots (open).
+        public var sessions: Int
+        /// Arrivals per second (open model only).
+        public var arrivalRate: Double?
+        /// Wall seconds per session second, or `"max"`.
+        public var timeScale: String
+        public var pagination: PaginationMode
+        public var pageSize: Int
+        public var profiles: [String]
+        public var durationSeconds: Double
+        public var workers: Int
+        public var writers: Int
+        public var writeRate: Double
+        public var writeBatch: Int
+        public var seed: UInt64
+    }
+
+    public var settings: Settings
+    public var elapsedSeconds: Double
+    /// Whether a stop (SIGINT) ended the run before its duration.
+    public var stoppedEarly: Bool
+    public var sessions: SessionCounts
+    public var pages: Int
+    public var pagesPerSecond: Double
+    public var items: Int
+    public var rows: Int
+    public var rowsPerSecond: Double
+    public var inserted: Int
+    public var insertTransactions: Int
+    public var busyWaits: Int
+    /// Failed queries by SQLite result code name (`"other"` for the rest).
+    public var errors: [String: Int]
+    /// By query kind (`newest`, `after`, `before`, `offset`, `rows`, `insert`); kinds not run are absent.
+    public var latency: [String: Latency]
+    public var consistency: Consistency
+
+    public init(
+        configuration: LoadConfiguration, counts: SessionCounts, metrics: LoadMetrics, elapsed: Duration,
+        stoppedEarly: Bool
+    ) {
+        let (model, sessions, rate): (String, Int, Double?) =
+            switch configuration.model {
+            case .closed(let sessions): ("closed", sessions, nil)
+            case .open(let rate, let slots): ("open", slots, rate)
+            }
+        settings = Settings(
+            db: configuration.path, feed: configuration.feedName, model: model, sessions: sessions, arrivalRate: rate,
+            timeScale: configuration.timeScale.map { Self.fixed($0, 3) } ?? "max", pagination: configuration.pagination,
+            pageSize: configuration.pageSize, profiles: configuration.profiles.map(\.name),
+            durationSeconds: configuration.durationSeconds, workers: configuration.workers,
+            writers: configuration.writers, writeRate: configuration.writers > 0 ? configuration.writeRate : 0,
+            writeBatch: configuration.writeBatch, seed: configuration.seed)
+        let seconds = elapsed.seconds
+        elapsedSeconds = seconds
+        self.stoppedEarly = stoppedEarly
+        self.sessions = counts
+        pages = metrics.pages
+        pagesPerSecond = seconds > 0 ? Double(metrics.pages) / seconds : 0
+        items = metrics.items
+        rows = metrics.rows
+        rowsPerSecond = seconds > 0 ? Double(metrics.rows) / seconds : 0
+        inserted = metrics.inserted
+        insertTransactions = metrics.insertTransactions
+        busyWaits = metrics.busyWaits
+        errors = metrics.errors
+        var latency: [String: Latency] = [:]
+        for (kind, histogram) in metrics.latency where histogram.count > 0 {
+            func ms(_ q: Double) -> Double { Double(histogram.value(atQuantile: q) ?? 0) / 1e6 }
+            latency[kind.rawValue] = Latency(
+                count: histogram.count, p50: ms(0.5), p90: ms(0.9), p99: ms(0.99), p999: ms(0.999), max: ms(1),
+                mean: (histogram.mean ?? 0) / 1e6)
+        }
+        self.latency = latency
+        consistency = Consistency(
+            sessionsChecked: metrics.sessionsChecked, duplicates: metrics.consistency.duplicates,
+            skips: metrics.consistency.skips,
+            sessions: Array(metrics.notableSessions.sorted { $0.session < $1.session }.prefix(50)))
+    }
+
+    /// Whether the run found what must not happen: duplicates or skips with keyset pagination
+    /// (OFFSET is expected to show them), or a failed session.
+    public var hasViolations: Bool {
+        (settings.pagination == .keyset && (consistency.duplicates > 0 || consistency.skips > 0))
+            || sessions.failed > 0
+    }
+
+    /// JSON with sorted keys, pretty printed.
+    public func json() throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
+        return String(decoding: try encoder.encode(self), as: UTF8.self)
+    }
+
+    static func fixed(_ value: Double, _ digits: Int) -> String {
+        String(format: "%.\(digits)f", value)
+    }
+
+    /// Nanoseconds as milliseconds with 3 decimals.
+    static func milliseconds(_ nanoseconds: UInt64) -> String {
+        fixed(Double(nanoseconds) / 1e6, 3)
+    }
+}

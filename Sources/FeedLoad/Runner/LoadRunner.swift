@@ -1,0 +1,110 @@
+import FeedStore
+import Foundation
+
+/// Runs a load: checks the store and feed, starts the writers, runs the sessions on the
+/// scheduler until the duration ends or a stop, stops the writers and returns the report.
+public final class LoadRunner: Sendable {
+    public let configuration: LoadConfiguration
+    public let stop: StopSignal
+    private let scheduler: SessionScheduler
+    private let writers: WriterPool?
+    private let feed: FeedID
+
+    /// Opens the store once to check it and find the feed; loads the writer preset.
+    /// - Throws: ``LoadConfigurationError`` for an unusable value, ``StoreError`` for a missing
+    ///   file, an unknown feed or preset, ``SQLiteError`` otherwise.
+    public init(configuration: LoadConfiguration, stop: StopSignal = StopSignal()) throws {
+        func fail(_ field: String, _ reason: String) -> LoadConfigurationError {
+            LoadConfigurationError(field: field, reason: reason)
+        }
+        guard configuration.path != ":memory:", !configuration.path.isEmpty else {
+            throw fail("db", "a load needs a database file that every session can open")
+        }
+        guard FileManager.default.fileExists(atPath: configuration.path) else {
+            throw fail("db", "\(configuration.path): no such file (create it with `feedsim seed`)")
+        }
+        guard configuration.pageSize >= 1 else { throw fail("page-size", "must be at least 1") }
+        guard configuration.durationSeconds > 0, configuration.durationSeconds.isFinite else {
+            throw fail("duration", "must be a positive number of seconds")
+        }
+        if let scale = configuration.timeScale, !(scale > 0 && scale.isFinite) {
+            throw fail("time-scale", "must be a positive number or 'max'")
+        }
+        guard !configuration.profiles.isEmpty else { throw fail("profile", "at least one scroll profile") }
+        guard configuration.workers >= 1 else { throw fail("workers", "must be at least 1") }
+        switch configuration.model {
+        case .closed(let sessions):
+            guard sessions >= 1 else { throw fail("sessions", "must be at least 1") }
+        case .open(let rate, let slots):
+            guard rate > 0, rate.isFinite else { throw fail("arrival-rate", "must be a positive rate per second") }
+            guard slots >= 1 else { throw fail("sessions", "must be at least 1 slot") }
+        }
+        guard configuration.writers >= 0 else { throw fail("writers", "must be 0 or more") }
+        if configuration.writers > 0 {
+            guard configuration.writeRate > 0, configuration.writeRate.isFinite else {
+                throw fail("write-rate", "must be a positive rate per second")
+            }
+            guard configuration.writeBatch >= 1 else { throw fail("write-batch", "must be at least 1") }
+        }
+        let store = try ItemStore(path: configuration.path)
+        feed = try store.requireFeed(named: configuration.feedName)
+        self.configuration = configuration
+        self.stop = stop
+        if configuration.writers > 0 {
+            writers = WriterPool(
+                count: configuration.writers, ratePerSecond: configuration.writeRate, batch: configuration.writeBatch,
+                path: configuration.path, feed: feed, preset: try Preset.named(configuration.writerPreset),
+                seed: configuration.seed)
+        } else {
+            writers = nil
+        }
+        let feed = feed
+        let pool = ConnectionPool(path: configuration.path, feed: feed)
+        scheduler = SessionScheduler(
+            model: configuration.model, workers: configuration.workers,
+            duration: .nanoseconds(Int64(configuration.durationSeconds * 1e9)), stop: stop
+        ) { index in
+            try ScrollSession(
+                index: index, pool: pool, feed: feed, mode: configuration.pagination,
+                profile: configuration.profiles[index % configuration.profiles.count],
+                timeScale: configuration.timeScale, pageSize: configuration.pageSize)
+        }
+    }
+
+    /// Runs the load to the end and returns its report.
+    public func run() -> LoadReport {
+        writers?.start()
+        let result = scheduler.run()
+        writers?.stop()
+        var metrics = result.metrics
+        if let writers { metrics.merge(writers.metrics()) }
+        return LoadReport(
+            configuration: configuration, counts: result.counts, metrics: metrics, elapsed: result.elapsed,
+            stoppedEarly: stop.isSet)
+    }
+
+    /// Counts and metrics so far, for a progress line.
+    public func progress() -> LoadProgress {
+        let result = scheduler.progress()
+        return LoadProgress(
+            elapsedSeconds: result.elapsed.seconds, active: result.counts.active, started: result.counts.started,
+            pages: result.metrics.pages, pageP99Nanoseconds: result.metrics.pageP99)
+    }
+}
+
+/// A snapshot for the live progress line.
+public struct LoadProgress: Sendable {
+    public var elapsedSeconds: Double
+    public var active: Int
+    public var started: Int
+    public var pages: Int
+    public var pageP99Nanoseconds: UInt64?
+
+    /// `12.0 s  sessions 8 active / 31 started  1 204 pages/s  p99 0.41 ms`.
+    public var line: String {
+        let rate = elapsedSeconds > 0 ? Double(pages) / elapsedSeconds : 0
+        let p99 = pageP99Nanoseconds.map { LoadReport.milliseconds($0) + " ms" } ?? "-"
+        return "\(LoadReport.fixed(elapsedSeconds, 1)) s  sessions \(active) active / \(started) started  "
+            + "\(LoadReport.fixed(rate, 0)) pages/s  p99 \(p99)"
+    }
+}

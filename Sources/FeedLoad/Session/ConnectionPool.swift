@@ -1,0 +1,38 @@
+import FeedStore
+import Synchronization
+
+/// The connections a session needs: its item store (page and row queries) and its ground-truth reader.
+final class SessionConnections: @unchecked Sendable {  // used by one session at a time, handed over under the pool's lock
+    let store: ItemStore
+    let truth: GroundTruth
+
+    init(path: String, feed: FeedID) throws {
+        store = try ItemStore(path: path)
+        truth = try GroundTruth(path: path, feed: feed)
+    }
+}
+
+/// Connections kept between sessions, as an app server keeps a pool: a session takes one when it
+/// starts and owns it until it ends, so no connection is ever used by two sessions at once, and
+/// opening (schema check, WAL pragma) is not paid per session.
+public final class ConnectionPool: Sendable {
+    private let path: String
+    private let feed: FeedID
+    private let idle = Mutex<[SessionConnections]>([])
+
+    public init(path: String, feed: FeedID) {
+        self.path = path
+        self.feed = feed
+    }
+
+    /// An idle pair of connections, or new ones opened on the calling thread.
+    func take() throws -> SessionConnections {
+        if let connections = idle.withLock({ $0.popLast() }) { return connections }
+        return try SessionConnections(path: path, feed: feed)
+    }
+
+    /// Gives connections back when their session has ended.
+    func give(_ connections: SessionConnections) {
+        idle.withLock { $0.append(connections) }
+    }
+}

@@ -1,0 +1,105 @@
+import FeedModel
+import FeedStore
+
+/// How a session pages down the feed.
+public enum PaginationMode: String, CaseIterable, Hashable, Sendable, Codable {
+    /// Keyset cursors: `(published_at, id) < (?, ?)` (the store's ``FeedPageSource``).
+    case keyset
+    /// `LIMIT ? OFFSET ?`: page n starts at the number of items loaded so far. Kept as the
+    /// baseline that shows the duplicates and skips OFFSET causes under concurrent writes.
+    case offset
+}
+
+/// A session's ``PageSource`` and ``RowSource`` on its own ``ItemStore`` connection: runs the real
+/// queries, times each with a monotonic clock (`ContinuousClock`) and keeps the samples until the
+/// session hands them to its worker's metrics, and records the More walk for the consistency check.
+///
+/// In ``PaginationMode/offset`` a More request (`after(cursor)`) is answered with the OFFSET page
+/// that starts at the number of items loaded so far, as an OFFSET client would ask for it.
+public final class TimedFeedSource: PageSource, RowSource {
+    public let store: ItemStore
+    public let feed: FeedID
+    public let mode: PaginationMode
+    private let clock = ContinuousClock()
+    /// The stubs of the Init page and every More page, in load order.
+    public private(set) var walk: [Item] = []
+    private var samples: [(QueryKind, UInt64)] = []
+    private var pageCount = 0
+    private var itemCount = 0
+    private var rowCount = 0
+    private var errors: [any Error] = []
+
+    public init(store: ItemStore, feed: FeedID, mode: PaginationMode) {
+        self.store = store
+        self.feed = feed
+        self.mode = mode
+    }
+
+    public func newest(limit: Int) throws -> Page {
+        let page = try timed(.newest) { try store.newest(feed: feed, limit: limit) }
+        walk += page.items
+        return page
+    }
+
+    public func after(_ cursor: Cursor, limit: Int) throws -> Page {
+        let page: Page
+        switch mode {
+        case .keyset:
+            page = try timed(.after) { try store.after(cursor, feed: feed, limit: limit) }
+        case .offset:
+            let offset = walk.count
+            page = try timed(.offset) { try store.offsetPage(feed: feed, offset: offset, limit: limit) }
+        }
+        walk += page.items
+        return page
+    }
+
+    public func before(_ cursor: Cursor, limit: Int) throws -> Page {
+        try timed(.before) { try store.before(cursor, feed: feed, limit: limit) }
+    }
+
+    public func rows(ids: [Int64]) throws -> RowBatch {
+        let batch = try timed(.rows) { try store.rows(ids: ids) }
+        rowCount += batch.rows.count
+        return batch
+    }
+
+    /// Moves the samples and counts gathered since the last call into `metrics`.
+    public func flush(into metrics: inout LoadMetrics) {
+        for (kind, nanoseconds) in samples { metrics.record(kind, nanoseconds: nanoseconds) }
+        metrics.pages += pageCount
+        metrics.items += itemCount
+        metrics.rows += rowCount
+        for error in errors { metrics.recordError(error) }
+        samples.removeAll(keepingCapacity: true)
+        errors.removeAll()
+        pageCount = 0
+        itemCount = 0
+        rowCount = 0
+    }
+
+    private func timed<T>(_ kind: QueryKind, _ query: () throws -> T) throws -> T {
+        let start = clock.now
+        do {
+            let result = try query()
+            samples.append((kind, start.duration(to: clock.now).nanoseconds))
+            if let page = result as? Page {
+                pageCount += 1
+                itemCount += page.items.count
+            }
+            return result
+        } catch {
+            errors.append(error)
+            throw error
+        }
+    }
+}
+
+extension Duration {
+    /// Whole nanoseconds (0 for negative durations).
+    var nanoseconds: UInt64 {
+        let (seconds, attoseconds) = components
+        guard seconds >= 0 else { return 0 }
+        return UInt64(seconds) * 1_000_000_000 + UInt64(attoseconds / 1_000_000_000)
+    }
+}

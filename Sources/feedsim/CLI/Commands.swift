@@ -1,0 +1,18 @@
+import Foundation
+
+/// Every subcommand; `feedsim --help` lists them in this order.
+let commands: [Command] = [
+    demoCommand,
+    replayCommand,
+    traceImportCommand,
+    traceSynthCommand,
+    loadCommand,
+    seedCommand,
+    importCommand,
+    pageCommand,
+    statsCommand,
+    layoutCommand,
+    benchStoreCommand,
+    benchLayoutCommand,
+    benchLoadCommand,
+]

@@ -1,0 +1,46 @@
+import Foundation
+
+/// The one place that decides what reaches stderr and the exit code:
+/// 0 ok, 1 failure, 2 ran but found violations, 64 bad usage.
+func runMain(_ argv: [String], commands: [Command]) -> Int32 {
+    let overview = """
+        feedsim — a headless, deterministic paged feed simulator.
+
+        Usage: feedsim <command> [options]   (feedsim <command> --help for its options)
+
+        Commands:
+        """
+    var args = Array(argv.dropFirst())
+    if args.isEmpty || args == ["--help"] || args == ["-h"] || args == ["help"] {
+        let width = commands.map(\.name.count).max() ?? 0
+        let lines = commands.map { "  " + $0.name + String(repeating: " ", count: width - $0.name.count + 2) + $0.summary }
+        print(overview + "\n" + lines.joined(separator: "\n"))
+        return args.isEmpty ? 64 : 0
+    }
+    // Longest match first, so `trace import` wins over a hypothetical `trace`.
+    let match = commands
+        .sorted { $0.name.count > $1.name.count }
+        .first { command in
+            let words = command.name.split(separator: " ").map(String.init)
+            return args.count >= words.count && Array(args.prefix(words.count)) == words
+        }
+    guard let command = match else {
+        printError("feedsim: unknown command '\(args[0])' (see feedsim --help)")
+        return 64
+    }
+    args.removeFirst(command.name.split(separator: " ").count)
+    do {
+        let parsed = try ParsedArguments(args, specs: command.options)
+        if parsed.wantsHelp {
+            print(command.helpText, terminator: "")
+            return 0
+        }
+        return try command.run(parsed)
+    } catch let error as UsageError {
+        printError("feedsim \(command.name): \(error.message)\nUsage: feedsim \(command.usage)")
+        return 64
+    } catch {
+        printError("feedsim \(command.name): \(error)")
+        return 1
+    }
+}

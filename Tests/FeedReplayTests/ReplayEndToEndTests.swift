@@ -1,0 +1,103 @@
+import FeedEngine
+import FeedLayout
+import FeedModel
+import FeedStore
+import Foundation
+import Testing
+
+@testable import FeedReplay
+
+/// Whole replays: the shipped real traces, determinism, the SQLite store under the session.
+@Suite struct ReplayEndToEndTests {
+    /// The package root, from this file's path (Tests/FeedReplayTests/…).
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+
+    static func shippedTrace(_ name: String) throws -> Trace {
+        try Trace.read(contentsOf: root.appendingPathComponent("Seeds/traces/\(name)").path)
+    }
+
+    /// 1,000 items of 100 × 100 pt, newest id 1000.
+    static func thousandItems() -> [Item] {
+        (1...1000).map { Item(id: Int64($0), publishedAt: 5_000_000 + Int64($0) * 10, kind: "photo", width: 100, height: 100) }
+    }
+
+    @Test(arguments: [
+        "evemu-Atmel-maXTouch-1-finger-drag-up-down.jsonl",
+        "evemu-EP0430M09-1-finger-drag-up-down.jsonl",
+        "flutter-velocity-tracker-drags.jsonl",
+    ])
+    func contentOffsetFollowsTheRecordedFingerDuringTheFirstDrag(traceName: String) throws {
+        // UIKit: no touch slop, so while the finger is down the offset is the start offset (0)
+        // plus the finger's travel upward, y(down) − y(now), as long as that stays inside the
+        // content (a pull past the top is rubber-banded, which this test leaves out).
+        let trace = try Self.shippedTrace(traceName)
+        let backend = MemoryBackend(items: Self.thousandItems())
+        let layout = try LayoutConfiguration(kind: .grid, columns: 4).makeLayout()
+        let options = ReplayOptions(
+            controller: FeedController.Configuration(pageSize: 50), latency: .fixed(ms: 0), keepTimeline: true)
+        let result = try ReplaySession(
+            trace: trace, layout: layout, layoutDescription: "grid", backend: backend, options: options
+        ).run()
+        guard case .touchDown(let down) = trace.events.first?.kind else {
+            Issue.record("\(traceName) does not start with a touch down")
+            return
+        }
+        let upTime = trace.events.first { if case .touchUp = $0.kind { return true } else { return false } }!.t
+        let moves = trace.events.compactMap { e -> (Double, Double)? in
+            if case .touchMove(let p) = e.kind, e.t < upTime { return (e.t, p.y) }
+            return nil
+        }
+        let rows = result.timelineCSV!.split(separator: "\n").dropFirst().map { $0.split(separator: ",") }
+        var checked = 0
+        for row in rows {
+            let t = Double(row[0])!
+            guard t < upTime, let last = moves.last(where: { $0.0 <= t }) else { continue }
+            let expected = down.y - last.1
+            guard expected >= 0 else { continue }
+            #expect(abs(Double(row[2])! - expected) < 0.001, "t = \(t) ms")
+            checked += 1
+        }
+        #expect(checked >= 5, "too few frames checked in \(traceName)")
+    }
+
+    @Test func sameTraceOptionsAndSeedGiveByteIdenticalReports() throws {
+        func replayOnce() throws -> (Data, String) {
+            let store = try ItemStore.inMemory()
+            var generator = ItemGenerator(preset: try Preset.named("mixed"), seed: 7)
+            _ = try Seeder.seed(store, feedNamed: "home", generator: &generator, count: 3000)
+            var trace = TraceSynthesizer(model: .flinger, duration: 40, seed: 11).generate()
+            // Upstream writes during the session: real rows inserted at the head.
+            for t in [5_000.0, 15_000.0] {
+                let index = trace.events.firstIndex { $0.t >= t } ?? trace.events.count
+                trace.events.insert(TraceEvent(t: trace.events[index].t, .insert(count: 5)), at: index)
+            }
+            var options = ReplayOptions(
+                controller: FeedController.Configuration(pageSize: 25, maxLoadedItems: 200),
+                latency: .logNormal(median: 150, sigma: 0.7), faults: try FaultModel.parse("error=0.1,timeout=0.05,timeout-ms=2000"),
+                seed: 99)
+            options.keepTimeline = true
+            let result = try ReplaySession.run(
+                trace: trace, store: store, feed: "home", layout: LayoutConfiguration(kind: .mosaic), options: options,
+                insertPreset: try Preset.named("mixed"))
+            return (try result.report.jsonData(), result.timelineCSV!)
+        }
+        let (first, firstTimeline) = try replayOnce()
+        let (second, secondTimeline) = try replayOnce()
+        #expect(first == second)
+        #expect(firstTimeline == secondTimeline)
+        // The run exercised what makes determinism hard: faults, retries and several pages.
+        let report = try JSONDecoder.snakeCase.decode(ReplayReport.self, from: first)
+        #expect(report.pages.failures + report.pages.retries > 0)
+        #expect(report.pages.more > 0)
+        #expect(report.violations.isEmpty)
+    }
+}
+
+extension JSONDecoder {
+    static var snakeCase: JSONDecoder {
+        let decoder = JSONDecoder()
+        decoder.keyDecodingStrategy = .convertFromSnakeCase
+        return decoder
+    }
+}

@@ -1,0 +1,80 @@
+import FeedStore
+import Foundation
+import Testing
+
+@testable import feedsim
+
+/// The command line's contract: exit codes (0 ok, 1 bad value, 2 violations, 64 bad usage) and
+/// that a failed command leaves the database as it was.
+@Suite struct CommandLineTests {
+    /// A fresh temporary directory per test.
+    let directory: URL = {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("feedsim-cli-\(UUID().uuidString)")
+        try! FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }()
+
+    func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
+
+    func run(_ arguments: String...) -> Int32 {
+        runMain(["feedsim"] + arguments, commands: commands)
+    }
+
+    @Test func helpExitsZeroForEveryCommand() {
+        #expect(run("--help") == 0)
+        for command in commands {
+            let words = command.name.split(separator: " ").map(String.init)
+            #expect(runMain(["feedsim"] + words + ["--help"], commands: commands) == 0, "\(command.name) --help")
+        }
+    }
+
+    @Test(arguments: [
+        ["nonsense"],
+        ["seed", "--db"],
+        ["seed", "--bogus", "1"],
+        ["page", "--db", "x.sqlite", "--limit"],
+        ["replay", "--trace", "t.jsonl"],
+    ])
+    func badUsageExits64(arguments: [String]) {
+        #expect(runMain(["feedsim"] + arguments, commands: commands) == 64)
+    }
+
+    @Test func badValuesExit1AndWriteNothing() throws {
+        let db = path("feed.sqlite")
+        #expect(run("seed", "--db", db, "--preset", "photos", "--count", "0") == 1)
+        #expect(run("seed", "--db", db, "--preset", "photos", "--count", "-5") == 1)
+        #expect(run("seed", "--db", db, "--preset", "no-such-preset", "--count", "10") == 1)
+        #expect(run("seed", "--db", db, "--preset", "photos", "--count", "25") == 0)
+        #expect(run("page", "--db", db, "--after", "not-a-cursor") == 1)
+        #expect(run("page", "--db", db, "--limit", "0") == 1)
+        #expect(run("page", "--db", db, "--feed", "no-such-feed") == 1)
+        #expect(run("import", "--db", db, "--feed", "x", path("missing.jsonl")) == 1)
+        // A bad row in an import: nothing of the file is written.
+        let bad = path("bad.jsonl")
+        try """
+        {"published_at": 1000, "kind": "photo", "width": 100, "height": 100}
+        {"published_at": 2000, "kind": "photo", "width": "wide", "height": 100}
+        """.write(toFile: bad, atomically: true, encoding: .utf8)
+        #expect(run("import", "--db", db, "--feed", "home", "--format", "jsonl", bad) == 1)
+        let store = try ItemStore(path: db)
+        #expect(try store.stats().feeds.map(\.items).reduce(0, +) == 25)
+    }
+
+    @Test func replayOfAShippedTraceAgainstASeededFeedExitsZero() throws {
+        let db = path("feed.sqlite")
+        #expect(run("seed", "--db", db, "--preset", "mixed", "--count", "500") == 0)
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        let trace = root.appendingPathComponent("Seeds/traces/flutter-velocity-tracker-drags.jsonl").path
+        let report = path("report.json")
+        #expect(run("replay", "--db", db, "--trace", trace, "--kind", "list", "--report", report, "--latency", "fixed:80") == 0)
+        let json = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: report))) as! [String: Any]
+        #expect(json["version"] as? Int == 1)
+        #expect((json["violations"] as? [Any])?.isEmpty == true)
+        // Bad values: unknown trace format, missing database, malformed latency.
+        #expect(run("replay", "--db", db, "--trace", trace, "--trace-format", "pdf") == 1)
+        #expect(run("replay", "--db", path("none.sqlite"), "--trace", trace) == 1)
+        #expect(run("replay", "--db", db, "--trace", trace, "--latency", "fixed:-3") == 1)
+        #expect(!FileManager.default.fileExists(atPath: path("none.sqlite")))
+    }
+}
