@@ -12,6 +12,7 @@ let commands: [Command] = [
     traceImportCommand,
     traceSynthCommand,
     benchLayoutCommand,
+    benchReplayCommand,
 ]
 
 /// The one place that decides what reaches stderr and the exit code:
