@@ -24,7 +24,10 @@ extension ReplayBenchmark {
         public var rowBatches: Int
         /// How deep the feed was paged: items from the head to the oldest item any page returned.
         public var depthItems: Int
-        /// Distance the content offset travelled, points (the report's `distance_pt`).
+        /// Distance the content offset travelled, points (the report's `distance_pt`). With page
+        /// dropping on it also counts the offset shifts that keep the content still when pages are
+        /// dropped at the top (``FrameMetrics`` sums every offset change), so it overstates the
+        /// scrolling; ``depthItems`` is the measure of depth.
         public var distancePt: Double
         /// Items loaded when the replay ended (≤ the dropping limit).
         public var finalLoadedItems: Int
