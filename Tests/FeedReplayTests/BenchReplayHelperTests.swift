@@ -95,16 +95,20 @@ import Testing
         #expect(fresh.pageCalls == 1 && fresh.rowCalls == 1)
     }
 
-    static func probe(depth: Int, peakGrowth: Int, endGrowth: Int, dropping: Bool, duration: Double) -> ReplayBenchmark.MemoryProbe {
+    static func probe(depth: Int, peakGrowth: Int, endGrowth: Int, dropping: Bool, duration: Double)
+        -> ReplayBenchmark.MemoryProbe
+    {
         ReplayBenchmark.MemoryProbe(
-            memoryCase: .init(durationS: duration, maxLoadedItems: dropping ? 600 : nil, smallFeed: false, feedItems: 1000),
+            memoryCase: .init(
+                durationS: duration, maxLoadedItems: dropping ? 600 : nil, smallFeed: false, feedItems: 1000),
             frames: 1, depthItems: depth, finalLoadedItems: min(depth, 600), rssBeforeKiB: 20_000,
             peakKiB: 20_000 + peakGrowth, peakGrowthKiB: peakGrowth, retainedGrowthKiB: endGrowth, peakWasReset: true)
     }
 
     @Test func comparisonIsFlatUpToOneMebibyteOfExtraGrowth() {
         let shallow = Self.probe(depth: 240, peakGrowth: 700, endGrowth: 600, dropping: true, duration: 60)
-        let within = Self.probe(depth: 2400, peakGrowth: 700 + 1024, endGrowth: 600 + 1000, dropping: true, duration: 600)
+        let within = Self.probe(
+            depth: 2400, peakGrowth: 700 + 1024, endGrowth: 600 + 1000, dropping: true, duration: 600)
         let beyond = Self.probe(depth: 2400, peakGrowth: 700 + 1025, endGrowth: 600, dropping: true, duration: 600)
         let flat = ReplayBenchmark.MemoryComparison(name: "a", dropping: true, smaller: shallow, larger: within)
         #expect(flat.flat)

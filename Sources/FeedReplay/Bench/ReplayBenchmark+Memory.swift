@@ -29,9 +29,16 @@ extension ReplayBenchmark {
             let small = configuration.items / 10
             var cases: [MemoryCase] = []
             for limit in [configuration.maxLoadedItems, nil] {
-                cases.append(MemoryCase(durationS: configuration.durationS / 10, maxLoadedItems: limit, smallFeed: false, feedItems: large))
-                cases.append(MemoryCase(durationS: configuration.durationS, maxLoadedItems: limit, smallFeed: false, feedItems: large))
-                cases.append(MemoryCase(durationS: configuration.durationS, maxLoadedItems: limit, smallFeed: true, feedItems: small))
+                cases.append(
+                    MemoryCase(
+                        durationS: configuration.durationS / 10, maxLoadedItems: limit, smallFeed: false,
+                        feedItems: large))
+                cases.append(
+                    MemoryCase(
+                        durationS: configuration.durationS, maxLoadedItems: limit, smallFeed: false, feedItems: large))
+                cases.append(
+                    MemoryCase(
+                        durationS: configuration.durationS, maxLoadedItems: limit, smallFeed: true, feedItems: small))
             }
             return cases
         }
@@ -156,9 +163,11 @@ extension ReplayBenchmark {
                 let (shallow, deep, smallFeed) = (group[0], group[1], group[2])
                 let label = dropping ? "dropping on" : "dropping off"
                 comparisons.append(
-                    MemoryComparison(name: "trace 10× longer, \(label)", dropping: dropping, smaller: shallow, larger: deep))
+                    MemoryComparison(
+                        name: "trace 10× longer, \(label)", dropping: dropping, smaller: shallow, larger: deep))
                 comparisons.append(
-                    MemoryComparison(name: "feed 10× larger, \(label)", dropping: dropping, smaller: smallFeed, larger: deep))
+                    MemoryComparison(
+                        name: "feed 10× larger, \(label)", dropping: dropping, smaller: smallFeed, larger: deep))
             }
             return comparisons
         }

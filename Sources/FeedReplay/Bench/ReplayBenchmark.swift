@@ -130,7 +130,8 @@ public enum ReplayBenchmark {
         for round in 1...configuration.repetitions {
             progress("store calls alone, \(round) of \(configuration.repetitions)")
             let direct = try StoreBackend(
-                store: store, feed: try store.requireFeed(named: "home"), insertPreset: preset, seed: configuration.seed)
+                store: store, feed: try store.requireFeed(named: "home"), insertPreset: preset, seed: configuration.seed
+            )
             storeBest = min(storeBest, try time { storeWork = try replayCalls(backend.log, on: direct) })
         }
         let baseline = Baseline(work: storeWork, wallSeconds: storeBest, replayWallSeconds: best, frames: speed.frames)

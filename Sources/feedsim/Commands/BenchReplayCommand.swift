@@ -3,13 +3,17 @@ import Foundation
 
 let benchReplayCommand = Command(
     name: "bench replay",
-    summary: "Benchmark the replay: real-time factor, cost over the store alone, memory with page dropping (flat when 10× deeper).",
+    summary:
+        "Benchmark the replay: real-time factor, cost over the store alone, memory with page dropping (flat when 10× deeper).",
     usage: "bench replay [--count N] [--duration S] [--max-loaded N] [--repetitions R] [--seed S] [--json]",
     options: [
-        OptionSpec("--count", .value, "N", help: "Items in the large feed (1000...50000000, default 1000000); the small feed holds N/10."),
+        OptionSpec(
+            "--count", .value, "N",
+            help: "Items in the large feed (1000...50000000, default 1000000); the small feed holds N/10."),
         OptionSpec("--duration", .value, "S", help: "Length of the flinger trace, seconds (default 600)."),
         OptionSpec("--max-loaded", .value, "N", help: "Page dropping limit when dropping is on (default 600)."),
-        OptionSpec("--repetitions", .value, "R", help: "Timed replays and store-only runs; the fastest counts (default 3)."),
+        OptionSpec(
+            "--repetitions", .value, "R", help: "Timed replays and store-only runs; the fastest counts (default 3)."),
         OptionSpec("--seed", .value, "S", help: "Seed of the items, the trace and the replay (default 1)."),
         OptionSpec("--json", .flag, help: "Print one JSON object."),
         OptionSpec("--child", .flag, help: "Internal: measure one memory case in this process and print it as JSON."),
@@ -34,7 +38,8 @@ let benchReplayCommand = Command(
         let report = try ReplayBenchmark.run(
             configuration,
             probe: { memoryCase, path in
-                try spawnMemoryChild(executable: executable, memoryCase: memoryCase, path: path, configuration: configuration)
+                try spawnMemoryChild(
+                    executable: executable, memoryCase: memoryCase, path: path, configuration: configuration)
             },
             progress: { line in if verbose { printError("bench replay: \(line)") } })
         if arguments.flag("--json") {
@@ -47,7 +52,8 @@ let benchReplayCommand = Command(
 )
 
 /// `--child`: one memory case, measured in this fresh process, printed as JSON on stdout.
-private func runMemoryChild(_ arguments: ParsedArguments, configuration: ReplayBenchmark.Configuration) throws -> Int32 {
+private func runMemoryChild(_ arguments: ParsedArguments, configuration: ReplayBenchmark.Configuration) throws -> Int32
+{
     let path = try arguments.required("--db")
     guard FileManager.default.fileExists(atPath: path) else { throw CommandFailure("\(path): no such database") }
     let memoryCase = ReplayBenchmark.MemoryCase(
