@@ -14,5 +14,6 @@ let commands: [Command] = [
     layoutCommand,
     benchStoreCommand,
     benchLayoutCommand,
+    benchReplayCommand,
     benchLoadCommand,
 ]
