@@ -182,4 +182,31 @@ import Testing
         #expect(gaps.first?.tMs == 400)
         #expect(gaps.first?.detail.contains("missing [70]") == true)
     }
+
+    @Test func pageDroppingMovesTheOffsetButIsNotScrolling() throws {
+        // Page size 30, Init 1 page, prefetch 3 items (1 row), at most 60 items loaded. The wheel
+        // scrolls 100 pt every 50 ms, 15 times (1500 pt). At offset 300 (last visible item 26,
+        // 26 + 3 ≥ 29) More loads items 30–59; at 1300 (last visible 56, 56 + 3 ≥ 59) More loads
+        // 60–89, which makes 90 > 60 items: the first page (items 0–29, rows 0–9, 1000 pt) ends more
+        // than 3 items above the first visible item (39), so it is dropped and the offset moves
+        // −1000 to keep everything still. After that, at 500 (last visible 32) nothing loads.
+        // Distance scrolled is the wheel's 1500 pt, not 1500 + 1000; the offset ends at 500.
+        let layout = try LayoutConfiguration(kind: .grid, columns: 3).makeLayout()
+        let options = ReplayOptions(
+            controller: FeedController.Configuration(
+                pageSize: 30, initialLoadPages: 1, prefetchDistance: .items(3), maxLoadedItems: 60),
+            latency: .fixed(ms: 0))
+        var events = (1...15).map { TraceEvent(t: Double($0) * 50, .wheel(dx: 0, dy: 100)) }
+        events.append(TraceEvent(t: 1000, .end))
+        let report = try ReplaySession(
+            trace: Self.trace(events), layout: layout, layoutDescription: "grid", backend: MemoryBackend(items: Self.hundredItems()),
+            options: options
+        ).run().report
+        #expect(report.pages.more == 2)
+        #expect(report.distancePt == 1500)
+        #expect(report.final.contentOffset == [0, 500])
+        #expect(report.final.loadedItems == 60)
+        #expect(report.anchorDriftMaxPt == 0)
+        #expect(report.violations.isEmpty)
+    }
 }

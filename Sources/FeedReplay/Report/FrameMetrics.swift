@@ -6,6 +6,9 @@ public struct FrameSample: Equatable, Sendable {
     public var t: Double
     /// Content offset along the scroll axis after this frame, points.
     public var offset: Double
+    /// Part of this frame's offset change made by scroll anchoring (pages inserted or dropped
+    /// above the viewport): the content moved under a still view, so it is not scrolling.
+    public var anchorShift: Double = 0
     /// Content offset as (x, y), points.
     public var contentOffset: (x: Double, y: Double)
     /// First and last visible item index (`nil` when no item is visible).
@@ -21,7 +24,7 @@ public struct FrameSample: Equatable, Sendable {
     public var cost: Double
 
     public static func == (a: FrameSample, b: FrameSample) -> Bool {
-        a.t == b.t && a.offset == b.offset && a.contentOffset == b.contentOffset && a.visibleRange == b.visibleRange
+        a.t == b.t && a.offset == b.offset && a.anchorShift == b.anchorShift && a.contentOffset == b.contentOffset && a.visibleRange == b.visibleRange
             && a.loadedItems == b.loadedItems && a.rowMissingFraction == b.rowMissingFraction
             && a.noContentFraction == b.noContentFraction && a.loadsInFlight == b.loadsInFlight && a.cost == b.cost
     }
@@ -59,7 +62,7 @@ public struct FrameMetrics: Sendable {
     /// Adds one frame.
     public mutating func record(_ s: FrameSample) {
         frames += 1
-        let moved = lastOffset.map { abs(s.offset - $0) } ?? 0
+        let moved = lastOffset.map { abs(s.offset - $0 - s.anchorShift) } ?? 0
         distance += moved
         if moved > 1e-9 { scrollingTime += budget }
         lastOffset = s.offset

@@ -43,7 +43,7 @@ extension ReplaySession {
         while let (_, completion) = queue.popDue(at: now) {
             switch completion {
             case .page(let request, .success(let page)):
-                process(controller.pageArrived(request, page: page, now: now))
+                process(controller.pageArrived(request, page: page, now: now), load: request.kind)
             case .page(let request, .failure(let error)):
                 process(controller.pageFailed(request, error: error, now: now))
             case .rows(let fetchID, let batch):
@@ -56,7 +56,9 @@ extension ReplaySession {
     }
 
     /// Carries out the controller's actions: issue fetches, apply changes (anchored), record transitions.
-    func process(_ actions: [FeedAction]) {
+    /// - Parameter load: the kind of the request whose answer produced these actions, if any: a
+    ///   `prepend` page (restoring dropped pages) is anchored even at the top, a Refresh is not.
+    func process(_ actions: [FeedAction], load: FeedController.LoadKind? = nil) {
         for action in actions {
             switch action {
             case .fetch(let request):
@@ -64,7 +66,7 @@ extension ReplaySession {
             case .scheduleRetry(let at, _):
                 queue.push(.retryTick, at: at)
             case .apply(let change):
-                applyChange(change)
+                applyChange(change, load: load)
             case .dropStale:
                 break  // counted by the controller
             case .phaseChanged(let from, let to):

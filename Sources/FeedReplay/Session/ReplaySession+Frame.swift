@@ -23,14 +23,18 @@ extension ReplaySession {
     /// Applies one change of the loaded list to the layout, keeps the anchor item still, checks the
     /// invariants against the backend's ground truth; the new geometry goes to the controller once
     /// the current action list is done (``process(_:)``).
-    func applyChange(_ change: FeedChange) {
+    func applyChange(_ change: FeedChange, load: FeedController.LoadKind?) {
         checkInvariants(of: change)
-        let anchor = anchorBefore(change)
+        let anchor = anchorBefore(change, load: load)
         shown.apply(change)
         do {
             let outcome = try ScrollAnchoring.apply(
-                change, to: layout, contentOffset: scroll.contentOffset, viewport: scroll.viewport, axis: axis)
-            if outcome.adjustment != 0 { scroll.adjustOffset(by: outcome.adjustment) }
+                change, to: layout, contentOffset: scroll.contentOffset, viewport: scroll.viewport, axis: axis,
+                load: load)
+            if outcome.adjustment != 0 {
+                scroll.adjustOffset(by: outcome.adjustment)
+                anchorShiftThisFrame += outcome.adjustment
+            }
         } catch {
             violations.append(.init(kind: "layout_error", tMs: round6(now), detail: "\(error)"))
         }
@@ -43,12 +47,13 @@ extension ReplaySession {
     /// The item the user is looking at before a change that should not move it: the first cell
     /// fully inside the viewport, with its distance from the viewport's leading edge (points).
     /// `nil` for changes that do not anchor (replace) or when the user is at the very top and a
-    /// prepend is meant to show the new items.
-    private func anchorBefore(_ change: FeedChange) -> (id: Int64, index: Int, screen: Double)? {
+    /// Refresh's prepend is meant to show the new items (pages restored after dropping, `load ==
+    /// .prepend`, are anchored even there).
+    private func anchorBefore(_ change: FeedChange, load: FeedController.LoadKind?) -> (id: Int64, index: Int, screen: Double)? {
         if case .replace = change { return nil }
         let rect = viewportRect
         let cells = layout.attributesForElements(in: rect).filter { $0.category == .cell }
-        if case .prepend = change {
+        if case .prepend = change, load != .prepend {
             if scroll.offset <= 0 || cells.contains(where: { $0.indexPath.item == 0 }) { return nil }
         }
         let full = cells.filter {

@@ -33,7 +33,7 @@ extension ReplaySession {
         let visibleRange = firstVisible.flatMap { first in lastVisible.map { first...$0 } }
         metrics.record(
             FrameSample(
-                t: now, offset: scroll.offset, contentOffset: (scroll.contentOffset.x, scroll.contentOffset.y),
+                t: now, offset: scroll.offset, anchorShift: anchorShiftThisFrame, contentOffset: (scroll.contentOffset.x, scroll.contentOffset.y),
                 visibleRange: visibleRange, loadedItems: shown.items.count,
                 rowMissingFraction: area > 0 ? min(1, rowMissing / area) : 0,
                 noContentFraction: noContentFraction(), loadsInFlight: controller.inFlightCount + rowFetchesInFlight,

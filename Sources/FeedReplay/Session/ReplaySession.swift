@@ -54,6 +54,8 @@ public final class ReplaySession {
     var rowsBoundBefore = 0
     var refreshInsetShown = false
     var viewportReportPending = false
+    /// Offset moved by scroll anchoring this frame (not scrolling: the content moved, not the view).
+    var anchorShiftThisFrame = 0.0
 
     /// A simulated answer waiting on the virtual clock.
     enum Completion {
@@ -127,6 +129,7 @@ public final class ReplaySession {
         // Frame times as k · 1000 / Hz (not a running sum), so they stay exact multiples.
         now = Double(frame) * 1000 / trace.header.refreshRate
         layoutChangedThisFrame = false
+        anchorShiftThisFrame = 0
         try deliverDue()
         while nextEvent < events.count, events[nextEvent].t <= now {
             let event = events[nextEvent]
