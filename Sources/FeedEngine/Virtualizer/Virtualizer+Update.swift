@@ -32,23 +32,21 @@ extension Virtualizer {
         // rect of the two is exactly their union.
         let elements = layout.attributesForElements(in: Self.boundingRect(prefetchRect, preloadRect))
 
-        // Sized for every element up front: no rehashing or regrowth in the loop (a measurable
-        // share of the per-frame cost in `feedsim bench replay`).
-        var prefetchCells: [(attributes: LayoutAttributes, item: Item)] = []
-        prefetchCells.reserveCapacity(elements.count)
-        var prefetchItemIDs = Set<Int64>(minimumCapacity: elements.count)
-        var preloadEntries: [(item: Item, distance: Double, index: Int)] = []
-        preloadEntries.reserveCapacity(elements.count)
-        var newPreloadIDs = Set<Int64>(minimumCapacity: elements.count)
+        // First pass, no hashing: the ids in each range in index order, and what is visible. Most
+        // frames of a scroll find the same ids as the frame before (a new row of cells enters only
+        // every few frames), and then nothing else has to be computed.
+        var prefetchItems: [Item] = []
+        prefetchItems.reserveCapacity(elements.count)
+        var prefetchFirstIndex: Int?
+        var preloadIDs: [Int64] = []
+        preloadIDs.reserveCapacity(elements.count)
         var supplementary: Set<SupplementaryKind> = []
         var visibleAttributes: [LayoutAttributes] = []
         visibleAttributes.reserveCapacity(elements.count)
         var visibleItemIDs: [Int64?] = []
         visibleItemIDs.reserveCapacity(elements.count)
-
         for attributes in elements {
             let inPrefetch = attributes.frame.intersects(prefetchRect)
-            let inPreload = attributes.frame.intersects(preloadRect)
             let isVisible = attributes.frame.intersects(visibleRect)
             switch attributes.category {
             case .cell:
@@ -56,16 +54,15 @@ extension Virtualizer {
                 precondition(
                     index >= 0 && index < items.count,
                     "layout returned item \(index) but only \(items.count) items were passed to update")
-                let item = items[index]
-                if inPrefetch, prefetchItemIDs.insert(item.id).inserted {
-                    prefetchCells.append((attributes, item))
+                let id = items[index].id
+                if inPrefetch {
+                    if prefetchItems.isEmpty { prefetchFirstIndex = index }
+                    prefetchItems.append(items[index])
                 }
-                if inPreload, newPreloadIDs.insert(item.id).inserted {
-                    preloadEntries.append((item, axis.distance(between: attributes.frame, and: visibleRect), index))
-                }
+                if attributes.frame.intersects(preloadRect) { preloadIDs.append(id) }
                 if isVisible {
                     visibleAttributes.append(attributes)
-                    visibleItemIDs.append(item.id)
+                    visibleItemIDs.append(id)
                 }
             case .supplementary(let kind):
                 if inPrefetch { supplementary.insert(kind) }
@@ -82,8 +79,32 @@ extension Virtualizer {
         }
 
         let liveBefore = cellOfItem.count
-        let cellChange = updateCells(prefetchCells: prefetchCells, prefetchItemIDs: prefetchItemIDs)
-        let rowChange = updateRows(preloadEntries: preloadEntries, newPreloadIDs: newPreloadIDs)
+        var cellChange = CellChange()
+        var rowChange = RowChange()
+        if prefetchItems != lastPrefetchItems || preloadIDs != lastPreloadIDs || prefetchFirstIndex != lastPrefetchFirstIndex {
+            // Second pass, only when a range's membership changed: sets and distances.
+            var prefetchCells: [(attributes: LayoutAttributes, item: Item)] = []
+            prefetchCells.reserveCapacity(prefetchItems.count)
+            var prefetchItemIDs = Set<Int64>(minimumCapacity: prefetchItems.count)
+            var preloadEntries: [(item: Item, distance: Double, index: Int)] = []
+            preloadEntries.reserveCapacity(preloadIDs.count)
+            var newPreloadIDs = Set<Int64>(minimumCapacity: preloadIDs.count)
+            for attributes in elements where attributes.category == .cell {
+                let index = attributes.indexPath.item
+                let item = items[index]
+                if attributes.frame.intersects(prefetchRect), prefetchItemIDs.insert(item.id).inserted {
+                    prefetchCells.append((attributes, item))
+                }
+                if attributes.frame.intersects(preloadRect), newPreloadIDs.insert(item.id).inserted {
+                    preloadEntries.append((item, axis.distance(between: attributes.frame, and: visibleRect), index))
+                }
+            }
+            cellChange = updateCells(prefetchCells: prefetchCells, prefetchItemIDs: prefetchItemIDs)
+            rowChange = updateRows(preloadEntries: preloadEntries, newPreloadIDs: newPreloadIDs)
+            lastPrefetchItems = prefetchItems
+            lastPreloadIDs = preloadIDs
+            lastPrefetchFirstIndex = prefetchFirstIndex
+        }
         assert(liveBefore - cellChange.recycled + cellChange.reused + cellChange.created == cellOfItem.count)
 
         liveSupplementaryKinds = supplementary

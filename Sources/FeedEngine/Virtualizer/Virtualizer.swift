@@ -71,6 +71,14 @@ public final class Virtualizer {
     /// The items of the last update (copy on write: holding it costs nothing per frame).
     var items: [Item] = []
     var lastContentOffset: Point?
+    /// Items in the prefetch range and item ids in the preload range at the last update, in index
+    /// order: when a frame finds the same two lists (same ids, same kinds), no cell enters or leaves
+    /// and no row is needed, so the set work is skipped.
+    var lastPrefetchItems: [Item] = []
+    var lastPreloadIDs: [Int64] = []
+    /// Layout index of the first prefetch cell at the last update: a prepend shifts every index
+    /// (live cells' index paths must follow) while the ids stay the same.
+    var lastPrefetchFirstIndex: Int?
     public internal(set) var direction: Direction = .forward
     /// Elements intersecting the viewport after the last update, in layout order.
     var visibleAttributesStorage: [LayoutAttributes] = []

@@ -15,8 +15,23 @@ extension ReplaySession {
     }
 
     /// Tells the controller where the viewport is (the More trigger checks the distance to the end).
-    func reportViewport() {
-        let viewport = FeedController.Viewport(layout: layout, contentOffset: scroll.contentOffset, axis: axis)
+    /// - Parameter visible: the elements in the viewport when the caller has them (the virtualizer's
+    ///   last update), else the layout is asked.
+    func reportViewport(visible: [LayoutAttributes]? = nil) {
+        let viewport: FeedController.Viewport
+        if let visible {
+            var first: Int?
+            var last: Int?
+            for attributes in visible where attributes.category == .cell {
+                first = min(first ?? attributes.indexPath.item, attributes.indexPath.item)
+                last = max(last ?? attributes.indexPath.item, attributes.indexPath.item)
+            }
+            viewport = FeedController.Viewport(
+                contentOffset: scroll.offset, viewportLength: axis.length(of: scroll.viewport),
+                contentLength: axis.length(of: layout.contentSize), firstVisibleIndex: first, lastVisibleIndex: last)
+        } else {
+            viewport = FeedController.Viewport(layout: layout, contentOffset: scroll.contentOffset, axis: axis)
+        }
         process(controller.viewportChanged(viewport, now: now))
     }
 

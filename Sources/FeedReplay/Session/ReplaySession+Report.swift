@@ -2,6 +2,14 @@ import FeedEngine
 import FeedLayout
 import FeedModel
 
+/// Whether each visible element showed its row, as of the last change of the visible items or
+/// of the rows bound (see ``ReplaySession/record(_:)``).
+struct VisibleCache {
+    var ids: [Int64] = []
+    var rowsBound = -1
+    var bound: [Bool] = []
+}
+
 extension ReplaySession {
     /// Measures one frame after the virtualizer's update.
     func record(_ update: VirtualizerUpdate) {
@@ -11,14 +19,28 @@ extension ReplaySession {
         var firstVisible: Int?
         var lastVisible: Int?
         var anyContent = false
-        for element in virtualizer.visibleElements where element.attributes.category == .cell {
-            let item = element.attributes.indexPath.item
+        // Which visible cells show their row changes only when the visible items change or a row
+        // is bound; between those frames only the overlaps move (cheap), not the cell lookups.
+        let visibleIDs = virtualizer.visibleItemIDs
+        let visibleAttributes = virtualizer.visibleAttributes
+        if visibleIDs != visibleCache.ids || virtualizer.counters.rowsBound != visibleCache.rowsBound
+            || visibleAttributes.count != visibleCache.bound.count
+        {
+            let elements = virtualizer.visibleElements
+            visibleCache = VisibleCache(
+                ids: visibleIDs, rowsBound: virtualizer.counters.rowsBound, bound: elements.map(\.isRowBound))
+            for element in elements where element.isRowBound {
+                if let id = element.itemID { distinctShown.insert(id) }
+            }
+        }
+        for (attributes, isBound) in zip(visibleAttributes, visibleCache.bound)
+        where attributes.category == .cell {
+            let item = attributes.indexPath.item
             firstVisible = min(firstVisible ?? item, item)
             lastVisible = max(lastVisible ?? item, item)
-            guard let overlap = element.attributes.frame.intersection(rect) else { continue }
-            if element.isRowBound {
+            guard let overlap = attributes.frame.intersection(rect) else { continue }
+            if isBound {
                 anyContent = true
-                if let id = element.itemID { distinctShown.insert(id) }
             } else {
                 rowMissing += overlap.width * overlap.height
             }

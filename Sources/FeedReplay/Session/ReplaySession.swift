@@ -47,6 +47,7 @@ public final class ReplaySession {
     var anchorDriftMax = 0.0
     var firstContentTime: Double?
     var distinctShown = Set<Int64>()
+    var visibleCache = VisibleCache()
     var rowsFetched = 0
     var rowBatches = 0
     var rowFetchesInFlight = 0
@@ -139,8 +140,9 @@ public final class ReplaySession {
         }
         scroll.step(to: now)
         invalidateForBounds()
-        reportViewport()
         let update = updateVirtualizer()
+        // The virtualizer has just asked the layout what is visible: reuse that for the controller.
+        reportViewport(visible: virtualizer.visibleAttributes)
         try issueRowFetches(update.rowFetches)
         record(update)
         frame += 1
