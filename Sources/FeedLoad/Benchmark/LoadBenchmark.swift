@@ -1,3 +1,6 @@
+import FeedEngine
+import FeedLayout
+import FeedReplay
 import FeedStore
 import Foundation
 
@@ -39,6 +42,9 @@ public enum LoadBenchmark {
     /// The ratio the load side should reach against the raw loop (issue #6).
     public static let target = 0.8
 
+    /// Length of each session's synthesized flinger trace, seconds of virtual time.
+    public static let traceSeconds = 20.0
+
     /// Seeds `count` items of the `mixed` preset (seed 1) in a temporary directory (removed after),
     /// then measures.
     /// - Throws: ``StoreError``, ``SQLiteError``, ``LoadConfigurationError``, or a raw-loop failure.
@@ -57,6 +63,7 @@ public enum LoadBenchmark {
         try Seeder.seed(store, feedNamed: "home", generator: &generator, count: count)
         let feed = try store.requireFeed(named: "home")
 
+        let layout = LayoutConfiguration(kind: .grid)
         let counts = threads == 1 ? [1] : [1, threads]
         var load: [Side] = []
         var raw: [Side] = []
@@ -65,8 +72,10 @@ public enum LoadBenchmark {
         for threadCount in counts {
             progress("load: \(threadCount) session thread(s), \(seconds) s")
             let configuration = LoadConfiguration(
-                path: path, feedName: "home", model: .closed(sessions: threadCount), profiles: [.flinger],
-                timeScale: nil, pagination: .keyset, pageSize: pageSize, durationSeconds: seconds, workers: threadCount)
+                path: path, feedName: "home", model: .closed(sessions: threadCount),
+                traces: .synthesized(models: [.flinger], durationSeconds: traceSeconds), layout: layout,
+                replay: ReplayOptions(controller: FeedController.Configuration(pageSize: pageSize, initialLoadPages: 1)),
+                timeScale: nil, pagination: .keyset, durationSeconds: seconds, workers: threadCount)
             let report = try LoadRunner(configuration: configuration).run()
             load.append(
                 Side(

@@ -23,6 +23,18 @@ public struct SessionOutcome: Hashable, Sendable, Codable {
     public var itemsLoaded: Int
     /// The error that ended the session, when one did.
     public var error: String?
+    /// Violations the session's replay found itself (duplicate ids, gaps, order, anchor drift).
+    public var replayViolations: Int
+
+    public init(
+        session: Int, consistency: ConsistencyCount, itemsLoaded: Int, error: String?, replayViolations: Int = 0
+    ) {
+        self.session = session
+        self.consistency = consistency
+        self.itemsLoaded = itemsLoaded
+        self.error = error
+        self.replayViolations = replayViolations
+    }
 }
 
 /// Counters and latency histograms of part of a load (one worker thread, one writer), merged
@@ -47,8 +59,10 @@ public struct LoadMetrics: Sendable {
     /// Sessions whose consistency was checked, and their summed counts.
     public var sessionsChecked = 0
     public var consistency = ConsistencyCount()
-    /// Sessions with duplicates, skips or an error (the report lists them).
+    /// Sessions with duplicates, skips, replay violations or an error (the report lists them).
     public var notableSessions: [SessionOutcome] = []
+    /// The replays' own violations by kind (`duplicate_id`, `gap`, `order_broken`, `anchor_drift`, …).
+    public var replayViolations: [String: Int] = [:]
 
     public init() {}
 
@@ -66,7 +80,14 @@ public struct LoadMetrics: Sendable {
     public mutating func recordSession(_ outcome: SessionOutcome) {
         sessionsChecked += 1
         consistency = consistency + outcome.consistency
-        if !outcome.consistency.isClean || outcome.error != nil { notableSessions.append(outcome) }
+        if !outcome.consistency.isClean || outcome.error != nil || outcome.replayViolations > 0 {
+            notableSessions.append(outcome)
+        }
+    }
+
+    /// Counts a replay's violations by kind.
+    public mutating func recordReplayViolations(_ kinds: [String]) {
+        for kind in kinds { replayViolations[kind, default: 0] += 1 }
     }
 
     /// Adds everything counted in `other`.
@@ -82,6 +103,7 @@ public struct LoadMetrics: Sendable {
         sessionsChecked += other.sessionsChecked
         consistency = consistency + other.consistency
         notableSessions += other.notableSessions
+        for (kind, count) in other.replayViolations { replayViolations[kind, default: 0] += count }
     }
 
     /// The p99 over every page kind, in nanoseconds (for the progress line).
