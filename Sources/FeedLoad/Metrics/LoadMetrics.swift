@@ -48,7 +48,12 @@ public struct LoadMetrics: Sendable {
     public var items = 0
     /// Full rows fetched by id.
     public var rows = 0
-    /// Items inserted by writers.
+    /// Replay frames simulated by sessions.
+    public var frames = 0
+    /// Wall time sessions spent inside their replays' frames, nanoseconds, including the queries
+    /// those frames ran (the rest of a worker's time is the scheduler's and idle time).
+    public var replayNanoseconds: UInt64 = 0
+    /// Items inserted by writers (and traces' `insert` events).
     public var inserted = 0
     /// Insert transactions committed by writers.
     public var insertTransactions = 0
@@ -96,6 +101,8 @@ public struct LoadMetrics: Sendable {
         pages += other.pages
         items += other.items
         rows += other.rows
+        frames += other.frames
+        replayNanoseconds += other.replayNanoseconds
         inserted += other.inserted
         insertTransactions += other.insertTransactions
         busyWaits += other.busyWaits
@@ -104,6 +111,11 @@ public struct LoadMetrics: Sendable {
         consistency = consistency + other.consistency
         notableSessions += other.notableSessions
         for (kind, count) in other.replayViolations { replayViolations[kind, default: 0] += count }
+    }
+
+    /// Total time of the page and row queries, nanoseconds (sum of their histograms).
+    public var queryNanoseconds: UInt64 {
+        [QueryKind.newest, .after, .before, .offset, .rows].reduce(0) { $0 + (latency[$1]?.sum ?? 0) }
     }
 
     /// The p99 over every page kind, in nanoseconds (for the progress line).

@@ -59,6 +59,12 @@ public struct LoadReport: Codable, Sendable {
     public var items: Int
     public var rows: Int
     public var rowsPerSecond: Double
+    /// Replay frames the sessions simulated.
+    public var frames: Int
+    /// Wall seconds sessions spent in their replays' frames (queries included), over all workers.
+    public var replaySeconds: Double
+    /// Wall seconds of the page and row queries, over all workers.
+    public var querySeconds: Double
     public var inserted: Int
     public var insertTransactions: Int
     public var busyWaits: Int
@@ -93,6 +99,9 @@ public struct LoadReport: Codable, Sendable {
         items = metrics.items
         rows = metrics.rows
         rowsPerSecond = seconds > 0 ? Double(metrics.rows) / seconds : 0
+        frames = metrics.frames
+        replaySeconds = Double(metrics.replayNanoseconds) / 1e9
+        querySeconds = Double(metrics.queryNanoseconds) / 1e9
         inserted = metrics.inserted
         insertTransactions = metrics.insertTransactions
         busyWaits = metrics.busyWaits

@@ -66,13 +66,19 @@ public final class ReplayLoadSession: LoadSession {
     }
 
     public func step(_ metrics: inout LoadMetrics) throws -> Duration? {
-        defer { backend.flush(into: &metrics) }
-        let start = wallStart ?? clock.now
+        let stepStart = clock.now
+        let start = wallStart ?? stepStart
         wallStart = start
         var frames = 0
+        defer {
+            metrics.frames += frames
+            metrics.replayNanoseconds += stepStart.duration(to: clock.now).nanoseconds
+            backend.flush(into: &metrics)
+        }
         while frames < Self.maxFramesPerStep {
-            guard try replay.advanceFrame() else { return nil }
+            let more = try replay.advanceFrame()
             frames += 1
+            guard more else { return nil }
             if let timeScale {
                 let due = start.advanced(by: .nanoseconds(Int64(replay.nextFrameTime * 1e6 / timeScale)))
                 let wait = clock.now.duration(to: due)
