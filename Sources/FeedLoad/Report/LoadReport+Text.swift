@@ -20,8 +20,8 @@ extension LoadReport {
             "throughput: \(pages) pages (\(Self.fixed(pagesPerSecond, 1))/s), \(items) items, "
                 + "\(rows) rows (\(Self.fixed(rowsPerSecond, 1))/s)")
         lines.append(
-            "replay: \(frames) frames, \(Self.fixed(replaySeconds, 2)) s in frames, of which "
-                + "\(Self.fixed(querySeconds, 2)) s in queries")
+            "replay: \(frames) frames, \(Self.fixed(replaySeconds * 1e3, 1)) ms in frames, of which "
+                + "\(Self.fixed(querySeconds * 1e3, 1)) ms in queries")
         lines.append("writes: \(inserted) items in \(insertTransactions) transactions, \(busyWaits) busy waits")
         lines.append("latency (ms)      count       p50       p90       p99     p99.9       max")
         for kind in QueryKind.allCases {

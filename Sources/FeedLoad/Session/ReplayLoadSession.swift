@@ -53,8 +53,8 @@ public final class ReplayLoadSession: LoadSession {
             options.latency = .fixed(ms: 0)
             options.faults = .none
             options.keepTimeline = false
-            backend = try TimedBackend(
-                store: connections.store, feed: feed, mode: mode, insertPreset: insertPreset, seed: options.seed)
+            backend = TimedBackend(
+                store: connections.store, path: pool.path, feed: feed, mode: mode, insertPreset: insertPreset, seed: options.seed)
             replay = try ReplaySession(
                 trace: trace, layout: try layout.makeLayout(), layoutDescription: layout.summary, backend: backend,
                 options: options, axis: layout.scrollAxis)
