@@ -59,6 +59,23 @@ import Testing
         #expect(!report.hasViolations, "OFFSET is expected to break; only keyset runs fail on it")
     }
 
+    @Test func refresherSessionsThatInsertAndPullToRefreshStayCleanUnderWriters() throws {
+        let database = try seededDatabase(count: 2_000)
+        defer { database.cleanUp() }
+        // Refresher traces insert 1–5 items before each pull; at K = 20, 1.5 s of wall time is
+        // 30 s of trace, several pull-to-refresh cycles per session, while 2 writers insert 200 items/s.
+        var configuration = writeLoad(.keyset, path: database.path)
+        configuration.traces = .synthesized(models: [.refresher], durationSeconds: 30)
+        configuration.timeScale = 20
+        configuration.model = .closed(sessions: 2)
+        configuration.writeRate = 200
+        let report = try LoadRunner(configuration: configuration).run()
+        #expect(report.sessions.failed == 0 && report.errors.isEmpty)
+        #expect((report.latency["newest"]?.count ?? 0) > UInt64(report.sessions.started), "the sessions refreshed")
+        #expect(report.consistency.duplicates == 0 && report.consistency.skips == 0)
+        #expect(report.consistency.replayViolations.isEmpty, "\(report.consistency.replayViolations)")
+    }
+
     @Test func aSessionPacedAtTenTimesRealTimeTakesATenthOfItsTraceInWallTime() throws {
         let database = try seededDatabase(count: 500)
         defer { database.cleanUp() }
