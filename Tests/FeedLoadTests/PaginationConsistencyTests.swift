@@ -50,3 +50,21 @@ import Testing
         #expect(count == ConsistencyCount(duplicates: 0, skips: 0))
     }
 }
+
+/// How ``TimedFeedSource`` cuts what the store returned into walks.
+@Suite struct TimedFeedSourceWalkTests {
+    @Test func aNewestPageStartsAWalkAndAMoreFromElsewhereStartsAnother() throws {
+        let database = try TemporaryDatabase()
+        defer { database.cleanUp() }
+        let store = try ItemStore(path: database.path)
+        let (feed, _) = try store.insert(items: (1...30).map(newItem), feedNamed: "home")
+        let source = TimedFeedSource(store: store, feed: feed, mode: .keyset)
+        let first = try source.newest(limit: 10)  // 30…21
+        _ = try source.after(try #require(first.lastCursor), limit: 10)  // 20…11, same walk
+        _ = try source.newest(limit: 5)  // a Refresh: 30…26, a new walk
+        _ = try source.after(Cursor(publishedAt: 1_015_000, id: 15), limit: 3)  // re-fetch after a drop: 14…12, a new walk
+        #expect(source.walks.map { $0.map(\.id) } == [
+            Array((11...30).reversed()), Array((26...30).reversed()), [14, 13, 12],
+        ])
+    }
+}

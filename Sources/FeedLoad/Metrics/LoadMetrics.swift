@@ -23,6 +23,18 @@ public struct SessionOutcome: Hashable, Sendable, Codable {
     public var itemsLoaded: Int
     /// The error that ended the session, when one did.
     public var error: String?
+    /// Violations the session's replay found itself (duplicate ids, gaps, order, anchor drift).
+    public var replayViolations: Int
+
+    public init(
+        session: Int, consistency: ConsistencyCount, itemsLoaded: Int, error: String?, replayViolations: Int = 0
+    ) {
+        self.session = session
+        self.consistency = consistency
+        self.itemsLoaded = itemsLoaded
+        self.error = error
+        self.replayViolations = replayViolations
+    }
 }
 
 /// Counters and latency histograms of part of a load (one worker thread, one writer), merged
@@ -36,7 +48,12 @@ public struct LoadMetrics: Sendable {
     public var items = 0
     /// Full rows fetched by id.
     public var rows = 0
-    /// Items inserted by writers.
+    /// Replay frames simulated by sessions.
+    public var frames = 0
+    /// Wall time sessions spent inside their replays' frames, nanoseconds, including the queries
+    /// those frames ran (the rest of a worker's time is the scheduler's and idle time).
+    public var replayNanoseconds: UInt64 = 0
+    /// Items inserted by writers (and traces' `insert` events).
     public var inserted = 0
     /// Insert transactions committed by writers.
     public var insertTransactions = 0
@@ -47,8 +64,10 @@ public struct LoadMetrics: Sendable {
     /// Sessions whose consistency was checked, and their summed counts.
     public var sessionsChecked = 0
     public var consistency = ConsistencyCount()
-    /// Sessions with duplicates, skips or an error (the report lists them).
+    /// Sessions with duplicates, skips, replay violations or an error (the report lists them).
     public var notableSessions: [SessionOutcome] = []
+    /// The replays' own violations by kind (`duplicate_id`, `gap`, `order_broken`, `anchor_drift`, …).
+    public var replayViolations: [String: Int] = [:]
 
     public init() {}
 
@@ -66,7 +85,14 @@ public struct LoadMetrics: Sendable {
     public mutating func recordSession(_ outcome: SessionOutcome) {
         sessionsChecked += 1
         consistency = consistency + outcome.consistency
-        if !outcome.consistency.isClean || outcome.error != nil { notableSessions.append(outcome) }
+        if !outcome.consistency.isClean || outcome.error != nil || outcome.replayViolations > 0 {
+            notableSessions.append(outcome)
+        }
+    }
+
+    /// Counts a replay's violations by kind.
+    public mutating func recordReplayViolations(_ kinds: [String]) {
+        for kind in kinds { replayViolations[kind, default: 0] += 1 }
     }
 
     /// Adds everything counted in `other`.
@@ -75,6 +101,8 @@ public struct LoadMetrics: Sendable {
         pages += other.pages
         items += other.items
         rows += other.rows
+        frames += other.frames
+        replayNanoseconds += other.replayNanoseconds
         inserted += other.inserted
         insertTransactions += other.insertTransactions
         busyWaits += other.busyWaits
@@ -82,6 +110,12 @@ public struct LoadMetrics: Sendable {
         sessionsChecked += other.sessionsChecked
         consistency = consistency + other.consistency
         notableSessions += other.notableSessions
+        for (kind, count) in other.replayViolations { replayViolations[kind, default: 0] += count }
+    }
+
+    /// Total time of the page and row queries, nanoseconds (sum of their histograms).
+    public var queryNanoseconds: UInt64 {
+        [QueryKind.newest, .after, .before, .offset, .rows].reduce(0) { $0 + (latency[$1]?.sum ?? 0) }
     }
 
     /// The p99 over every page kind, in nanoseconds (for the progress line).

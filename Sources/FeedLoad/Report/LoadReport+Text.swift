@@ -8,7 +8,7 @@ extension LoadReport {
         let arrival = s.arrivalRate.map { "open, \(Self.fixed($0, 2)) arrivals/s, \(s.sessions) slots" }
             ?? "closed, \(s.sessions) sessions"
         lines.append("load: \(s.db) feed \(s.feed), \(arrival), time scale \(s.timeScale), \(s.pagination.rawValue) pages of \(s.pageSize)")
-        lines.append("  profiles \(s.profiles.joined(separator: ",")), \(s.workers) workers, \(s.writers) writers"
+        lines.append("  traces \(s.traces.joined(separator: ",")), layout \(s.layout), \(s.workers) workers, \(s.writers) writers"
             + (s.writers > 0 ? " at \(Self.fixed(s.writeRate, 1)) items/s" : "") + ", seed \(s.seed)")
         lines.append(
             "elapsed \(Self.fixed(elapsedSeconds, 2)) s" + (stoppedEarly ? " (stopped early by SIGINT)" : ""))
@@ -19,6 +19,9 @@ extension LoadReport {
         lines.append(
             "throughput: \(pages) pages (\(Self.fixed(pagesPerSecond, 1))/s), \(items) items, "
                 + "\(rows) rows (\(Self.fixed(rowsPerSecond, 1))/s)")
+        lines.append(
+            "replay: \(frames) frames, \(Self.fixed(replaySeconds * 1e3, 1)) ms in frames, of which "
+                + "\(Self.fixed(querySeconds * 1e3, 1)) ms in queries")
         lines.append("writes: \(inserted) items in \(insertTransactions) transactions, \(busyWaits) busy waits")
         lines.append("latency (ms)      count       p50       p90       p99     p99.9       max")
         for kind in QueryKind.allCases {
@@ -35,9 +38,17 @@ extension LoadReport {
         lines.append(
             "consistency (\(s.pagination.rawValue)): \(k.duplicates) duplicates, \(k.skips) skips "
                 + "in \(k.sessionsChecked) sessions")
+        if k.replayViolations.isEmpty {
+            lines.append("replay violations: none")
+        } else {
+            lines.append(
+                "replay violations: "
+                    + k.replayViolations.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
+        }
         for outcome in k.sessions {
             var line = "  session \(outcome.session): \(outcome.consistency.duplicates) duplicates, "
                 + "\(outcome.consistency.skips) skips of \(outcome.itemsLoaded) items"
+            if outcome.replayViolations > 0 { line += ", \(outcome.replayViolations) replay violations" }
             if let error = outcome.error { line += ", error: \(error)" }
             lines.append(line)
         }

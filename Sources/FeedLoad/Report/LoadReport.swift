@@ -18,7 +18,9 @@ public struct LoadReport: Codable, Sendable {
         public var sessionsChecked: Int
         public var duplicates: Int
         public var skips: Int
-        /// Sessions with duplicates, skips or an error, by session number (at most 50 listed).
+        /// The replays' own violations by kind (`duplicate_id`, `gap`, `order_broken`, `anchor_drift`, …).
+        public var replayViolations: [String: Int]
+        /// Sessions with duplicates, skips, replay violations or an error, by session number (at most 50 listed).
         public var sessions: [SessionOutcome]
     }
 
@@ -31,11 +33,14 @@ public struct LoadReport: Codable, Sendable {
         public var sessions: Int
         /// Arrivals per second (open model only).
         public var arrivalRate: Double?
-        /// Wall seconds per session second, or `"max"`.
+        /// Virtual time per wall time (`K`), or `"max"`.
         public var timeScale: String
         public var pagination: PaginationMode
         public var pageSize: Int
-        public var profiles: [String]
+        /// The traces' sources, or `synth:MODEL` for synthesized ones.
+        public var traces: [String]
+        /// The layout summary (e.g. `grid columns=3`).
+        public var layout: String
         public var durationSeconds: Double
         public var workers: Int
         public var writers: Int
@@ -54,6 +59,12 @@ public struct LoadReport: Codable, Sendable {
     public var items: Int
     public var rows: Int
     public var rowsPerSecond: Double
+    /// Replay frames the sessions simulated.
+    public var frames: Int
+    /// Wall seconds sessions spent in their replays' frames (queries included), over all workers.
+    public var replaySeconds: Double
+    /// Wall seconds of the page and row queries, over all workers.
+    public var querySeconds: Double
     public var inserted: Int
     public var insertTransactions: Int
     public var busyWaits: Int
@@ -75,7 +86,7 @@ public struct LoadReport: Codable, Sendable {
         settings = Settings(
             db: configuration.path, feed: configuration.feedName, model: model, sessions: sessions, arrivalRate: rate,
             timeScale: configuration.timeScale.map { Self.fixed($0, 3) } ?? "max", pagination: configuration.pagination,
-            pageSize: configuration.pageSize, profiles: configuration.profiles.map(\.name),
+            pageSize: configuration.pageSize, traces: configuration.traces.names, layout: configuration.layout.summary,
             durationSeconds: configuration.durationSeconds, workers: configuration.workers,
             writers: configuration.writers, writeRate: configuration.writers > 0 ? configuration.writeRate : 0,
             writeBatch: configuration.writeBatch, seed: configuration.seed)
@@ -88,6 +99,9 @@ public struct LoadReport: Codable, Sendable {
         items = metrics.items
         rows = metrics.rows
         rowsPerSecond = seconds > 0 ? Double(metrics.rows) / seconds : 0
+        frames = metrics.frames
+        replaySeconds = Double(metrics.replayNanoseconds) / 1e9
+        querySeconds = Double(metrics.queryNanoseconds) / 1e9
         inserted = metrics.inserted
         insertTransactions = metrics.insertTransactions
         busyWaits = metrics.busyWaits
@@ -102,15 +116,15 @@ public struct LoadReport: Codable, Sendable {
         self.latency = latency
         consistency = Consistency(
             sessionsChecked: metrics.sessionsChecked, duplicates: metrics.consistency.duplicates,
-            skips: metrics.consistency.skips,
+            skips: metrics.consistency.skips, replayViolations: metrics.replayViolations,
             sessions: Array(metrics.notableSessions.sorted { $0.session < $1.session }.prefix(50)))
     }
 
-    /// Whether the run found what must not happen: duplicates or skips with keyset pagination
-    /// (OFFSET is expected to show them), or a failed session.
+    /// Whether the run found what must not happen: with keyset pagination, duplicates, skips or
+    /// a replay violation (OFFSET is expected to show them); or a failed session.
     public var hasViolations: Bool {
-        (settings.pagination == .keyset && (consistency.duplicates > 0 || consistency.skips > 0))
-            || sessions.failed > 0
+        let dirty = consistency.duplicates > 0 || consistency.skips > 0 || !consistency.replayViolations.isEmpty
+        return (settings.pagination == .keyset && dirty) || sessions.failed > 0
     }
 
     /// JSON with sorted keys, pretty printed.

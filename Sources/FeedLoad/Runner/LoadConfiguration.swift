@@ -1,3 +1,6 @@
+import FeedEngine
+import FeedLayout
+import FeedReplay
 import FeedStore
 
 /// Everything a load run needs; validated by ``LoadRunner`` before anything starts.
@@ -7,13 +10,17 @@ public struct LoadConfiguration: Sendable {
     /// The feed the sessions scroll and the writers insert into.
     public var feedName: String
     public var model: ArrivalModel
-    /// How the sessions scroll; session k uses `profiles[k % profiles.count]`.
-    public var profiles: [ScrollProfile]
-    /// Wall seconds per session second; `nil` for no waiting (`--time-scale max`).
+    /// The traces the sessions replay.
+    public var traces: SessionTraces
+    /// The layout each session builds its own instance of (`feedsim replay`'s options; grid by default).
+    public var layout: LayoutConfiguration
+    /// Controller, ranges and physics of each replay; its latency and faults are ignored (the
+    /// latency is real) and its seed is the base the per-session seeds start from.
+    public var replay: ReplayOptions
+    /// `K`: virtual milliseconds per wall millisecond (1 = real time, 10 = ten times faster);
+    /// `nil` for no waiting (`--time-scale max`).
     public var timeScale: Double?
     public var pagination: PaginationMode
-    /// Items per page.
-    public var pageSize: Int
     /// Wall-clock limit, seconds.
     public var durationSeconds: Double
     /// Worker threads for the sessions.
@@ -22,23 +29,30 @@ public struct LoadConfiguration: Sendable {
     public var writers: Int
     public var writeRate: Double
     public var writeBatch: Int
-    /// The preset that shapes written items (kinds, sizes).
+    /// The preset that shapes written items (kinds, sizes), by writers and by traces' `insert` events.
     public var writerPreset: String
+    /// Seed of the writers and of synthesized traces (session k: `seed + k`).
     public var seed: UInt64
 
+    /// Items per page (the controller's).
+    public var pageSize: Int { replay.controller.pageSize }
+
     public init(
-        path: String, feedName: String, model: ArrivalModel, profiles: [ScrollProfile] = ScrollProfile.presets,
-        timeScale: Double? = 1, pagination: PaginationMode = .keyset, pageSize: Int = 20,
-        durationSeconds: Double = 10, workers: Int, writers: Int = 0, writeRate: Double = 10, writeBatch: Int = 1,
+        path: String, feedName: String, model: ArrivalModel,
+        traces: SessionTraces = .synthesized(models: [.skimmer, .flinger], durationSeconds: 30),
+        layout: LayoutConfiguration = LayoutConfiguration(kind: .grid),
+        replay: ReplayOptions = ReplayOptions(controller: FeedController.Configuration()),
+        timeScale: Double? = 1, pagination: PaginationMode = .keyset, durationSeconds: Double = 10, workers: Int, writers: Int = 0, writeRate: Double = 10, writeBatch: Int = 1,
         writerPreset: String = "mixed", seed: UInt64 = 1
     ) {
         self.path = path
         self.feedName = feedName
         self.model = model
-        self.profiles = profiles
+        self.traces = traces
+        self.layout = layout
+        self.replay = replay
         self.timeScale = timeScale
         self.pagination = pagination
-        self.pageSize = pageSize
         self.durationSeconds = durationSeconds
         self.workers = workers
         self.writers = writers

@@ -23,14 +23,20 @@ public final class LoadRunner: Sendable {
         guard FileManager.default.fileExists(atPath: configuration.path) else {
             throw fail("db", "\(configuration.path): no such file (create it with `feedsim seed`)")
         }
-        guard configuration.pageSize >= 1 else { throw fail("page-size", "must be at least 1") }
+        do { try configuration.replay.controller.validate() } catch { throw fail("controller", "\(error)") }
         guard configuration.durationSeconds > 0, configuration.durationSeconds.isFinite else {
             throw fail("duration", "must be a positive number of seconds")
         }
         if let scale = configuration.timeScale, !(scale > 0 && scale.isFinite) {
             throw fail("time-scale", "must be a positive number or 'max'")
         }
-        guard !configuration.profiles.isEmpty else { throw fail("profile", "at least one scroll profile") }
+        switch configuration.traces {
+        case .files(let traces):
+            guard !traces.isEmpty else { throw fail("trace", "at least one trace") }
+        case .synthesized(let models, let seconds):
+            guard !models.isEmpty else { throw fail("model", "at least one user model") }
+            guard seconds > 0, seconds.isFinite else { throw fail("trace-duration", "must be a positive number of seconds") }
+        }
         guard configuration.workers >= 1 else { throw fail("workers", "must be at least 1") }
         switch configuration.model {
         case .closed(let sessions):
@@ -48,12 +54,14 @@ public final class LoadRunner: Sendable {
         }
         let store = try ItemStore(path: configuration.path)
         feed = try store.requireFeed(named: configuration.feedName)
+        let preset = try Preset.named(configuration.writerPreset)
+        _ = try configuration.layout.makeLayout()  // a layout that cannot be built fails here, not per session
         self.configuration = configuration
         self.stop = stop
         if configuration.writers > 0 {
             writers = WriterPool(
                 count: configuration.writers, ratePerSecond: configuration.writeRate, batch: configuration.writeBatch,
-                path: configuration.path, feed: feed, preset: try Preset.named(configuration.writerPreset),
+                path: configuration.path, feed: feed, preset: preset,
                 seed: configuration.seed)
         } else {
             writers = nil
@@ -64,10 +72,13 @@ public final class LoadRunner: Sendable {
             model: configuration.model, workers: configuration.workers,
             duration: .nanoseconds(Int64(configuration.durationSeconds * 1e9)), stop: stop
         ) { index in
-            try ScrollSession(
+            var options = configuration.replay
+            options.seed = configuration.replay.seed &+ UInt64(index)
+            return try ReplayLoadSession(
                 index: index, pool: pool, feed: feed, mode: configuration.pagination,
-                profile: configuration.profiles[index % configuration.profiles.count],
-                timeScale: configuration.timeScale, pageSize: configuration.pageSize)
+                trace: configuration.traces.trace(forSession: index, seed: configuration.seed),
+                layout: configuration.layout, options: options, timeScale: configuration.timeScale,
+                insertPreset: preset)
         }
     }
 

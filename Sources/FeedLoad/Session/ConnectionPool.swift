@@ -16,7 +16,7 @@ final class SessionConnections: @unchecked Sendable {  // used by one session at
 /// starts and owns it until it ends, so no connection is ever used by two sessions at once, and
 /// opening (schema check, WAL pragma) is not paid per session.
 public final class ConnectionPool: Sendable {
-    private let path: String
+    let path: String
     private let feed: FeedID
     private let idle = Mutex<[SessionConnections]>([])
 

@@ -12,17 +12,26 @@ public enum PaginationMode: String, CaseIterable, Hashable, Sendable, Codable {
 
 /// A session's ``PageSource`` and ``RowSource`` on its own ``ItemStore`` connection: runs the real
 /// queries, times each with a monotonic clock (`ContinuousClock`) and keeps the samples until the
-/// session hands them to its worker's metrics, and records the More walk for the consistency check.
+/// session hands them to its worker's metrics, and records the walks down the feed for the
+/// consistency check, as the store returned them (before any controller filters a duplicate).
+///
+/// A walk starts with each `newest` page (Init, or a Refresh) and goes on with every More page
+/// (`after(cursor)`) whose cursor is the walk's last item; a More from any other cursor (after
+/// page dropping re-fetches dropped items) starts a new walk, in keyset mode. `before` pages
+/// (prepends, gap-fills) go up the feed and are not part of a walk.
 ///
 /// In ``PaginationMode/offset`` a More request (`after(cursor)`) is answered with the OFFSET page
-/// that starts at the number of items loaded so far, as an OFFSET client would ask for it.
+/// that starts at the number of items the current walk loaded so far, as an OFFSET client would
+/// ask for it.
 public final class TimedFeedSource: PageSource, RowSource {
     public let store: ItemStore
     public let feed: FeedID
     public let mode: PaginationMode
     private let clock = ContinuousClock()
-    /// The stubs of the Init page and every More page, in load order.
-    public private(set) var walk: [Item] = []
+    /// Every walk: the stubs of its `newest` page and of its More pages, in load order.
+    public private(set) var walks: [[Item]] = []
+    /// All walks' stubs in load order (one walk unless the feed was refreshed).
+    public var walk: [Item] { walks.flatMap { $0 } }
     private var samples: [(QueryKind, UInt64)] = []
     private var pageCount = 0
     private var itemCount = 0
@@ -37,7 +46,7 @@ public final class TimedFeedSource: PageSource, RowSource {
 
     public func newest(limit: Int) throws -> Page {
         let page = try timed(.newest) { try store.newest(feed: feed, limit: limit) }
-        walk += page.items
+        walks.append(page.items)
         return page
     }
 
@@ -46,11 +55,13 @@ public final class TimedFeedSource: PageSource, RowSource {
         switch mode {
         case .keyset:
             page = try timed(.after) { try store.after(cursor, feed: feed, limit: limit) }
+            if walks.last?.last?.cursor != cursor { walks.append([]) }
         case .offset:
-            let offset = walk.count
+            let offset = walks.last?.count ?? 0
             page = try timed(.offset) { try store.offsetPage(feed: feed, offset: offset, limit: limit) }
+            if walks.isEmpty { walks.append([]) }
         }
-        walk += page.items
+        walks[walks.count - 1] += page.items
         return page
     }
 

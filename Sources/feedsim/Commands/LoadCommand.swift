@@ -1,12 +1,14 @@
 import FeedLoad
+import FeedReplay
 import FeedStore
 import Foundation
 
 let loadCommand = Command(
     name: "load",
-    summary: "Load-test pagination: many scroll sessions on real threads against one store, with writers.",
+    summary: "Load-test pagination: many replay sessions on real threads against one store, with writers.",
     usage: "load --db PATH [--sessions N | --arrival-rate R --sessions SLOTS] [--duration S] [--time-scale K|max] "
-        + "[--writers W --write-rate R] [--pagination keyset|offset] [--json]",
+        + "[--trace FILE ... | --model M,... --trace-duration S] [--writers W --write-rate R] "
+        + "[--pagination keyset|offset] [layout and replay options] [--json]",
     options: [
         OptionSpec("--db", .value, "PATH", help: "Seeded SQLite database file (see feedsim seed)."),
         OptionSpec("--feed", .value, "NAME", help: "Feed to scroll and write (default home)."),
@@ -17,21 +19,29 @@ let loadCommand = Command(
         OptionSpec("--duration", .value, "SECONDS", help: "Stop after this many wall seconds (default 10)."),
         OptionSpec(
             "--time-scale", .value, "K|max",
-            help: "Wall seconds per session second: 1 real time, 0.1 ten times faster, max no waiting (default 1)."),
+            help: "Virtual time per wall time: 1 real time, 10 ten times faster, max no waiting (default 1)."),
         OptionSpec(
-            "--profile", .value, "LIST",
-            help: "Scroll profiles, comma separated, used in turn: reader, skimmer, flinger (default all three)."),
+            "--trace", .repeated, "FILE",
+            help: "A trace to replay; repeat for more, sessions take them in turn (default: synthesized)."),
+        OptionSpec(
+            "--trace-format", .value, "F", help: "jsonl (default) | evemu | chrome | touch-csv | rrweb, for every --trace."),
+        OptionSpec(
+            "--model", .value, "LIST",
+            help: "Synthesized traces' user models, comma separated, used in turn: "
+                + SynthModel.allCases.map(\.rawValue).joined(separator: ", ") + " (default skimmer,flinger)."),
+        OptionSpec("--trace-duration", .value, "S", help: "Length of each synthesized trace, seconds (default 30)."),
         OptionSpec("--pagination", .value, "MODE", help: "keyset (default) or offset (the baseline that breaks)."),
-        OptionSpec("--page-size", .value, "N", help: "Items per page (default 20)."),
         OptionSpec("--writers", .value, "W", help: "Writer threads inserting at the feed's head (default 0)."),
         OptionSpec("--write-rate", .value, "R", help: "Items per second over all writers (default 10)."),
         OptionSpec("--write-batch", .value, "N", help: "Items per BEGIN IMMEDIATE transaction (default 1)."),
-        OptionSpec("--writer-preset", .value, "NAME", help: "Preset shaping written items (default mixed)."),
+        OptionSpec(
+            "--writer-preset", .value, "NAME",
+            help: "Preset shaping written items, by writers and traces' insert events (default mixed)."),
         OptionSpec("--workers", .value, "N", help: "Session threads (default: active processors)."),
-        OptionSpec("--seed", .value, "S", help: "Seed of the writers' item generators (default 1)."),
         OptionSpec("--json", .flag, help: "Print the report as JSON (sorted keys)."),
-    ],
+    ] + LayoutOptions.specs + LoadCommandSupport.replaySpecs,
     run: { arguments in
+        if !arguments.positionals.isEmpty { throw UsageError("unexpected argument '\(arguments.positionals[0])'") }
         let configuration = try LoadCommandSupport.configuration(arguments)
         let stop = StopSignal()
         stop.installInterruptHandler()
@@ -43,6 +53,9 @@ let loadCommand = Command(
 )
 
 enum LoadCommandSupport {
+    /// `feedsim replay`'s options but latency and faults: a load's latency and failures are real.
+    static let replaySpecs = ReplayOptionsParsing.specs.filter { !["--latency", "--faults"].contains($0.name) }
+
     /// The load configuration from the command line. - Throws: ``UsageError`` or ``CommandFailure``.
     static func configuration(_ arguments: ParsedArguments) throws -> LoadConfiguration {
         let path = try arguments.required("--db")
@@ -61,38 +74,51 @@ enum LoadCommandSupport {
             if text == "max" {
                 timeScale = nil
             } else {
-                timeScale = try arguments.double("--time-scale", in: 0.000_001...1_000)
+                timeScale = try arguments.double("--time-scale", in: 0.000_001...1_000_000)
             }
         }
-        var profiles = ScrollProfile.presets
-        if let text = arguments.value("--profile") {
-            profiles = try text.split(separator: ",").map { name in
-                guard let profile = ScrollProfile.named(String(name)) else {
-                    throw CommandFailure("--profile: unknown profile '\(name)' (reader, skimmer, flinger)")
-                }
-                return profile
-            }
-            if profiles.isEmpty { throw CommandFailure("--profile: expected reader, skimmer or flinger") }
-        }
+        let traces = try sessionTraces(arguments)
         let paginationText = arguments.value("--pagination") ?? "keyset"
         guard let pagination = PaginationMode(rawValue: paginationText) else {
             throw CommandFailure("--pagination: expected keyset or offset, got '\(paginationText)'")
         }
-        let seedText = arguments.value("--seed") ?? "1"
-        guard let seed = UInt64(seedText) else {
-            throw CommandFailure("--seed: expected an unsigned 64-bit integer, got '\(seedText)'")
-        }
         return LoadConfiguration(
-            path: path, feedName: arguments.value("--feed") ?? "home", model: model, profiles: profiles,
-            timeScale: timeScale, pagination: pagination,
-            pageSize: try arguments.int("--page-size", default: 20, in: 1...10_000) ?? 20,
+            path: path, feedName: arguments.value("--feed") ?? "home", model: model, traces: traces,
+            layout: try LayoutOptions.configuration(from: arguments, defaultKind: .grid),
+            replay: try ReplayOptionsParsing.options(from: arguments), timeScale: timeScale, pagination: pagination,
             durationSeconds: try arguments.double("--duration", default: 10, in: 0.001...86_400) ?? 10,
             workers: try arguments.int("--workers", default: ProcessInfo.processInfo.activeProcessorCount, in: 1...1_024)
                 ?? 1,
             writers: try arguments.int("--writers", default: 0, in: 0...1_024) ?? 0,
             writeRate: try arguments.double("--write-rate", default: 10, in: 0.001...10_000_000) ?? 10,
             writeBatch: try arguments.int("--write-batch", default: 1, in: 1...100_000) ?? 1,
-            writerPreset: arguments.value("--writer-preset") ?? "mixed", seed: seed)
+            writerPreset: arguments.value("--writer-preset") ?? "mixed", seed: try ReplayOptionsParsing.seed(arguments))
+    }
+
+    /// `--trace FILE …` read once (any format), or `--model` / `--trace-duration` to synthesize.
+    /// - Throws: ``UsageError`` when both are given; ``CommandFailure`` for an unknown model or a
+    ///   trace that cannot be read (naming the file, line and field).
+    static func sessionTraces(_ arguments: ParsedArguments) throws -> SessionTraces {
+        let files = arguments.all("--trace")
+        if !files.isEmpty {
+            if arguments.value("--model") != nil || arguments.value("--trace-duration") != nil {
+                throw UsageError("--trace replays files; --model and --trace-duration synthesize traces: give one or the other")
+            }
+            return .files(try files.map { try loadTrace(path: $0, format: arguments.value("--trace-format")) })
+        }
+        if arguments.value("--trace-format") != nil { throw UsageError("--trace-format needs --trace FILE") }
+        var models: [SynthModel] = [.skimmer, .flinger]
+        if let text = arguments.value("--model") {
+            models = try text.split(separator: ",", omittingEmptySubsequences: false).map { name in
+                guard let model = SynthModel(rawValue: String(name)) else {
+                    throw CommandFailure(
+                        "--model: unknown model '\(name)' (\(SynthModel.allCases.map(\.rawValue).joined(separator: ", ")))")
+                }
+                return model
+            }
+        }
+        let seconds = try arguments.double("--trace-duration", default: 30, in: 0.1...86_400) ?? 30
+        return .synthesized(models: models, durationSeconds: seconds)
     }
 
     /// Runs the load, redrawing a progress line on stderr twice a second when it is a terminal.

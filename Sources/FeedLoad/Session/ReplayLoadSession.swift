@@ -1,0 +1,110 @@
+import FeedLayout
+import FeedReplay
+import FeedStore
+
+/// One load session: a trace replayed through the real replay machinery (``ReplaySession``:
+/// feed controller, layout, virtualizer, scroll model) against the store on the session's own
+/// connection (``TimedBackend``), paced against the wall clock.
+///
+/// The replay's latency model is `fixed:0` and its fault model `none`: the latency is the real
+/// time the queries take, and the failures are the real ones. Pacing: with time scale `K`, the
+/// frame at virtual time `v` ms is due at wall time `start + v / K` (K = 1 replays in real time,
+/// K = 10 ten times faster); with `K = nil` (`--time-scale max`) frames run back to back, no think
+/// time. A step runs every frame that is due (at most ``maxFramesPerStep``), then asks to wait
+/// until the next one is due.
+///
+/// At the end, each walk the store returned is checked for duplicates and skips against the
+/// ground truth (``ConsistencyChecker``), and the replay's own violations (duplicate ids, gaps,
+/// order, anchor drift) are counted by kind.
+public final class ReplayLoadSession: LoadSession {
+    /// Most frames one step runs before it hands its worker back to the scheduler.
+    public static let maxFramesPerStep = 16
+
+    public let index: Int
+    /// Speed-up of virtual time over wall time; `nil` for no waiting.
+    public let timeScale: Double?
+    private let replay: ReplaySession
+    private let backend: TimedBackend
+    private let pool: ConnectionPool
+    private let connections: SessionConnections
+    private let maxIDAtStart: Int64
+    private let clock = ContinuousClock()
+    private var wallStart: ContinuousClock.Instant?
+
+    /// Takes connections from `pool` (opening them on the calling thread when none is idle), reads
+    /// the largest id, and builds the replay. The connections go back in ``finish(interrupted:_:)``
+    /// (or at once when this throws).
+    /// - Parameters:
+    ///   - options: replay options; latency, faults and the timeline are overridden as above.
+    ///   - timeScale: `K` > 0, or `nil` for `max`.
+    /// - Throws: ``StoreError``/``SQLiteError`` opening the store, ``RawSQLiteError`` for the
+    ///   ground-truth connection, ``LayoutError`` or ``ReplayError`` building the replay.
+    public init(
+        index: Int, pool: ConnectionPool, feed: FeedID, mode: PaginationMode, trace: Trace,
+        layout: LayoutConfiguration, options: ReplayOptions, timeScale: Double?, insertPreset: Preset
+    ) throws {
+        self.index = index
+        self.timeScale = timeScale
+        self.pool = pool
+        let connections = try pool.take()
+        do {
+            maxIDAtStart = try connections.truth.maxID()
+            var options = options
+            options.latency = .fixed(ms: 0)
+            options.faults = .none
+            options.keepTimeline = false
+            backend = TimedBackend(
+                store: connections.store, path: pool.path, feed: feed, mode: mode, insertPreset: insertPreset, seed: options.seed)
+            replay = try ReplaySession(
+                trace: trace, layout: try layout.makeLayout(), layoutDescription: layout.summary, backend: backend,
+                options: options, axis: layout.scrollAxis)
+        } catch {
+            pool.give(connections)
+            throw error
+        }
+        self.connections = connections
+    }
+
+    public func step(_ metrics: inout LoadMetrics) throws -> Duration? {
+        let stepStart = clock.now
+        let start = wallStart ?? stepStart
+        wallStart = start
+        var frames = 0
+        defer {
+            metrics.frames += frames
+            metrics.replayNanoseconds += stepStart.duration(to: clock.now).nanoseconds
+            backend.flush(into: &metrics)
+        }
+        while frames < Self.maxFramesPerStep {
+            let more = try replay.advanceFrame()
+            frames += 1
+            guard more else { return nil }
+            if let timeScale {
+                let due = start.advanced(by: .nanoseconds(Int64(replay.nextFrameTime * 1e6 / timeScale)))
+                let wait = clock.now.duration(to: due)
+                if wait > .zero { return wait }
+            }
+        }
+        return .zero
+    }
+
+    /// Checks every walk against the store now, and counts the replay's violations.
+    public func finish(interrupted: Bool, _ metrics: inout LoadMetrics) throws {
+        defer { pool.give(connections) }
+        let walks = backend.source.walks
+        var count = ConsistencyCount()
+        for walk in walks {
+            guard let newest = walk.map(\.cursor).min(), let oldest = walk.map(\.cursor).max() else { continue }
+            let survivors = try connections.truth.span(newest: newest, oldest: oldest)
+            count = count + ConsistencyChecker.check(loaded: walk, survivors: survivors) { [maxIDAtStart] in
+                $0 <= maxIDAtStart
+            }
+        }
+        let violations = replay.result.report.violations
+        metrics.recordReplayViolations(violations.map(\.kind))
+        metrics.recordSession(
+            SessionOutcome(
+                session: index, consistency: count, itemsLoaded: walks.reduce(0) { $0 + $1.count }, error: nil,
+                replayViolations: violations.count))
+    }
+}
