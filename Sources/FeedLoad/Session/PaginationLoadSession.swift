@@ -52,6 +52,9 @@ public final class PaginationLoadSession: LoadSession {
     private var pagesLoaded = 0
     private var started = false
 
+    /// The walks down the feed the store returned so far, in load order (see ``TimedFeedSource``).
+    public var walks: [[Item]] { backend.source.walks }
+
     /// Takes connections from `pool` (opening them on the calling thread when none is idle) and
     /// reads the largest id. The connections go back in ``finish(interrupted:_:)`` (or at once when
     /// this throws).
