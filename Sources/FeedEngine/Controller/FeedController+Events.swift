@@ -19,9 +19,27 @@ extension FeedController {
     ///   - now: milliseconds.
     public mutating func viewportChanged(_ viewport: Viewport, now: Double) -> [FeedAction] {
         handle { controller in
+            let previous = controller.viewport
             controller.viewport = viewport
             controller.viewportIsCurrent = true
+            controller.reviveOnReturn(from: previous, to: viewport)
             controller.checkTriggers()
+        }
+    }
+
+    /// A More (or prepend) that gave up after its retries comes back when the user scrolls away from
+    /// that end and returns to it: reaching the end again is a new user trigger, as with a "load
+    /// more" footer, while resting or bouncing there is not (no hammering a failing backend). A
+    /// failed Refresh waits for a pull.
+    mutating func reviveOnReturn(from previous: Viewport?, to current: Viewport) {
+        guard stage == .running, let previous else { return }
+        if case .failed = bottom, !isWithinPrefetchOfEnd(previous), isWithinPrefetchOfEnd(current) {
+            bottom = .idle
+        }
+        if case .failed(let load, _, _) = top, load.kind == .prepend, !isWithinPrefetchOfStart(previous),
+            isWithinPrefetchOfStart(current)
+        {
+            top = .idle
         }
     }
 

@@ -98,6 +98,24 @@ import Testing
         #expect(controller.inFlightCount == 2)
     }
 
+    @Test func returningToTheEndRevivesAMoreThatGaveUpButRestingThereDoesNot() throws {
+        let feed = ControllerTestFeed(items: controllerTestItems(20, through: 1))
+        var controller = try FeedControllerTransitionTests.loaded(feed) { $0.retry.maxAttempts = 1 }
+        // Page size 2, prefetch 2 items: 6 items loaded, the end is near when last visible + 2 ≥ 5.
+        let bottom = FeedControllerTransitionTests.viewport(0, 5, count: 6)
+        let away = FeedControllerTransitionTests.viewport(0, 1, count: 6)  // 1 + 2 < 5
+        let more = try #require(onlyFetch(controller.viewportChanged(bottom, now: 20)))
+        _ = controller.pageFailed(more, error: "offline", now: 30)
+        #expect(controller.phase == .failed)
+        // Bouncing at the end: still failed, nothing issued.
+        #expect(controller.viewportChanged(bottom, now: 40) == [])
+        #expect(controller.viewportChanged(bottom, now: 50) == [])
+        // Scrolling away and back is a new trigger: More again, attempt 1.
+        #expect(controller.viewportChanged(away, now: 60) == [])
+        let again = FeedController.FetchRequest.expected(3, .bottom, .more, .after(controllerTestItem(15).cursor), limit: 2)
+        #expect(controller.viewportChanged(bottom, now: 70) == [.fetch(again), .phaseChanged(from: .failed, to: .more)])
+    }
+
     @Test func prefetchDistanceInScreenfulsScalesWithTheViewport() throws {
         let feed = ControllerTestFeed(items: controllerTestItems(20, through: 1))
         var controller = try FeedControllerTransitionTests.loaded(feed) { $0.prefetchDistance = .screenfuls(0.5) }
