@@ -107,9 +107,10 @@ final class Connection {
     ///
     /// IMMEDIATE takes the write lock up front, so a writer waits (busy timeout) instead of failing
     /// later with `SQLITE_BUSY_SNAPSHOT` under WAL (<https://sqlite.org/lang_transaction.html>).
-    /// Transactions do not nest: calling this inside `body` is a programming error.
+    /// Inside ``discardingWrites(_:)`` it becomes a savepoint (<https://sqlite.org/lang_savepoint.html>),
+    /// so a failed write still undoes only itself.
     func transaction<T>(_ body: () throws -> T) throws -> T {
-        precondition(!inTransaction, "transactions do not nest")
+        if inTransaction { return try savepoint(body) }
         try execute("BEGIN IMMEDIATE")
         inTransaction = true
         defer { inTransaction = false }
@@ -120,6 +121,33 @@ final class Connection {
         } catch {
             // The first error wins; a failing ROLLBACK (e.g. SQLite already rolled back) is ignored.
             try? execute("ROLLBACK")
+            throw error
+        }
+    }
+
+    /// Runs `body` with everything it writes undone afterwards (`BEGIN IMMEDIATE` … `ROLLBACK`):
+    /// reads inside see the writes, the file never does. Writes in `body` run as savepoints.
+    func discardingWrites<T>(_ body: () throws -> T) throws -> T {
+        precondition(!inTransaction, "discardingWrites does not nest in a transaction")
+        try execute("BEGIN IMMEDIATE")
+        inTransaction = true
+        defer {
+            inTransaction = false
+            try? execute("ROLLBACK")
+        }
+        return try body()
+    }
+
+    private func savepoint<T>(_ body: () throws -> T) throws -> T {
+        // A fixed name: SQLite savepoints nest by name on a stack, and only this code names them.
+        try execute("SAVEPOINT feedsim_write")
+        do {
+            let result = try body()
+            try execute("RELEASE feedsim_write")
+            return result
+        } catch {
+            try? execute("ROLLBACK TO feedsim_write")
+            try? execute("RELEASE feedsim_write")
             throw error
         }
     }

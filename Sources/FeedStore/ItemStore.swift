@@ -207,4 +207,12 @@ public final class ItemStore {
     func writeTransaction<T>(_ body: () throws -> T) throws -> T {
         try connection.transaction(body)
     }
+
+    /// Runs `body` with every write it makes through this store undone afterwards: queries inside
+    /// see the writes, the database file keeps none of them (a replay's upstream inserts, so the
+    /// same replay can run again with the same result). Holds the write lock while `body` runs.
+    /// - Throws: ``SQLiteError`` when the lock cannot be taken; whatever `body` throws.
+    public func discardingWrites<T>(_ body: () throws -> T) throws -> T {
+        try connection.discardingWrites(body)
+    }
 }

@@ -91,6 +91,39 @@ import Testing
     }
 }
 
+
+@Suite struct ReplayStoreWritesTests {
+    @Test func upstreamInsertsAreUndoneAfterTheReplayUnlessKept() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("feedsim-writes-\(UUID().uuidString).sqlite").path
+        defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
+        let store = try ItemStore(path: path)
+        var generator = ItemGenerator(preset: try Preset.named("photos"), seed: 3)
+        _ = try Seeder.seed(store, feedNamed: "home", generator: &generator, count: 500)
+        // A drag that stays on screen, with 3 + 4 items written upstream meanwhile.
+        var events = [TraceEvent(t: 0, .touchDown(Point(x: 100, y: 400)))]
+        events += (1...20).map { TraceEvent(t: Double($0) * 10, .touchMove(Point(x: 100, y: 400 - Double($0) * 5))) }
+        events += [
+            TraceEvent(t: 210, .touchUp(Point(x: 100, y: 300))), TraceEvent(t: 300, .insert(count: 3)),
+            TraceEvent(t: 400, .insert(count: 4)), TraceEvent(t: 600, .end),
+        ]
+        let trace = Trace(
+            header: TraceHeader(version: 1, viewport: Size(width: 390, height: 844), screenScale: 3, refreshRate: 60, source: "test"),
+            events: events)
+        let options = ReplayOptions(controller: FeedController.Configuration(), latency: .fixed(ms: 50))
+        func replay(keep: Bool) throws -> Data {
+            try ReplaySession.run(
+                trace: trace, store: store, feed: "home", layout: LayoutConfiguration(kind: .grid), options: options,
+                insertPreset: try Preset.named("mixed"), keepInserts: keep
+            ).report.jsonData()
+        }
+        let first = try replay(keep: false)
+        #expect(try store.stats().totalItems == 500)
+        #expect(try replay(keep: false) == first)
+        _ = try replay(keep: true)
+        #expect(try store.stats().totalItems == 507)
+    }
+}
+
 extension JSONDecoder {
     static var snakeCase: JSONDecoder {
         let decoder = JSONDecoder()

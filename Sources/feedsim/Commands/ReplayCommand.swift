@@ -20,6 +20,9 @@ let replayCommand = Command(
             help: "jsonl (canonical, default) | evemu | chrome | touch-csv | rrweb: imported on the fly."),
         OptionSpec("--feed", .value, "NAME", help: "Feed to replay against (default home)."),
         OptionSpec("--insert-preset", .value, "NAME", help: "Preset for rows written by the trace's insert events (default mixed)."),
+        OptionSpec(
+            "--keep-inserts", .flag,
+            help: "Keep the rows the trace's insert events write (default: undone when the replay ends)."),
         OptionSpec("--json", .flag, help: "Print the JSON report on stdout instead of the summary."),
         OptionSpec("--report", .value, "FILE", help: "Also write the JSON report to FILE."),
         OptionSpec("--timeline", .value, "FILE", help: "Write one CSV row per frame to FILE."),
@@ -36,7 +39,7 @@ let replayCommand = Command(
         let preset = try Preset.named(arguments.value("--insert-preset") ?? "mixed")
         let result = try ReplaySession.run(
             trace: trace, store: store, feed: arguments.value("--feed") ?? "home", layout: layout, options: options,
-            insertPreset: preset)
+            insertPreset: preset, keepInserts: arguments.flag("--keep-inserts"))
         try writeReplayOutputs(result, arguments: arguments)
         return result.report.violations.isEmpty ? 0 : 2
     }
