@@ -21,8 +21,11 @@ import Testing
         runMain(["feedsim"] + arguments, commands: commands)
     }
 
-    @Test func helpExitsZeroForEveryCommand() {
+    @Test func helpExitsZeroForEveryCommandAndGroup() {
         #expect(run("--help") == 0)
+        #expect(run("bench", "--help") == 0)
+        #expect(run("trace", "--help") == 0)
+        #expect(run("bench") == 64)
         for command in commands {
             let words = command.name.split(separator: " ").map(String.init)
             #expect(runMain(["feedsim"] + words + ["--help"], commands: commands) == 0, "\(command.name) --help")
@@ -49,6 +52,8 @@ import Testing
         #expect(run("page", "--db", db, "--after", "not-a-cursor") == 1)
         #expect(run("page", "--db", db, "--limit", "0") == 1)
         #expect(run("page", "--db", db, "--feed", "no-such-feed") == 1)
+        #expect(run("layout", "--kind", "nope", "--count", "3", "--viewport", "100x100") == 1)
+        #expect(run("trace", "synth", "--model", "nope", "--duration", "5", "--seed", "1") == 1)
         #expect(run("import", "--db", db, "--feed", "x", path("missing.jsonl")) == 1)
         // A bad row in an import: nothing of the file is written.
         let bad = path("bad.jsonl")

@@ -10,12 +10,21 @@ func runMain(_ argv: [String], commands: [Command]) -> Int32 {
 
         Commands:
         """
+    func table(_ listed: [Command]) -> String {
+        let width = listed.map(\.name.count).max() ?? 0
+        return listed.map { "  " + $0.name + String(repeating: " ", count: width - $0.name.count + 2) + $0.summary }
+            .joined(separator: "\n")
+    }
     var args = Array(argv.dropFirst())
     if args.isEmpty || args == ["--help"] || args == ["-h"] || args == ["help"] {
-        let width = commands.map(\.name.count).max() ?? 0
-        let lines = commands.map { "  " + $0.name + String(repeating: " ", count: width - $0.name.count + 2) + $0.summary }
-        print(overview + "\n" + lines.joined(separator: "\n"))
+        print(overview + "\n" + table(commands))
         return args.isEmpty ? 64 : 0
+    }
+    // A group word alone (`feedsim bench`, `feedsim trace --help`): list the group's commands.
+    let group = commands.filter { $0.name.hasPrefix(args[0] + " ") }
+    if !group.isEmpty, args.count == 1 || ["--help", "-h"].contains(args[1]) {
+        print("Usage: feedsim \(args[0]) <command> [options]\n\nCommands:\n" + table(group))
+        return args.count == 1 ? 64 : 0
     }
     // Longest match first, so `trace import` wins over a hypothetical `trace`.
     let match = commands

@@ -24,11 +24,11 @@ enum LayoutOptions {
     ]
 
     /// The configuration the options describe. `--kind` falls back to `defaultKind`, or is required.
-    /// - Throws: ``UsageError`` when `--kind` is missing; ``CommandFailure`` naming the option for a malformed value.
+    /// - Throws: ``UsageError`` when `--kind` is missing; ``CommandFailure`` naming the option for an unknown kind or a malformed value.
     static func configuration(from arguments: ParsedArguments, defaultKind: LayoutKind? = nil) throws -> LayoutConfiguration {
         let kindText = try defaultKind.map { arguments.value("--kind") ?? $0.rawValue } ?? arguments.required("--kind")
         guard let kind = LayoutKind(rawValue: kindText) else {
-            throw UsageError("--kind: expected one of \(LayoutKind.allCases.map(\.rawValue).joined(separator: ", ")), got '\(kindText)'")
+            throw CommandFailure("--kind: expected one of \(LayoutKind.allCases.map(\.rawValue).joined(separator: ", ")), got '\(kindText)'")
         }
         var configuration = LayoutConfiguration(kind: kind)
         if let columns = try arguments.int("--columns") { configuration.columns = columns }

@@ -26,7 +26,7 @@ let traceImportCommand = Command(
     run: { args in
         guard let formatName = args.value("--from") else { throw UsageError("missing required option '--from'") }
         guard let format = TraceFormat(rawValue: formatName) else {
-            throw UsageError("unknown format '\(formatName)' (" + TraceFormat.allCases.map(\.rawValue).joined(separator: ", ") + ")")
+            throw CommandFailure("--from: unknown format '\(formatName)' (" + TraceFormat.allCases.map(\.rawValue).joined(separator: ", ") + ")")
         }
         guard args.positionals.count == 1, let file = args.positionals.first else { throw UsageError("expected exactly one input FILE") }
         let viewport = try args.numbers("--viewport", separator: "x", count: 2...2).map { Size(width: $0[0], height: $0[1]) }

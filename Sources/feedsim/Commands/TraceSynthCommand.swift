@@ -18,7 +18,7 @@ let traceSynthCommand = Command(
     run: { args in
         let modelName = try args.required("--model")
         guard let model = SynthModel(rawValue: modelName) else {
-            throw UsageError("unknown model '\(modelName)' (" + SynthModel.allCases.map(\.rawValue).joined(separator: ", ") + ")")
+            throw CommandFailure("--model: unknown model '\(modelName)' (" + SynthModel.allCases.map(\.rawValue).joined(separator: ", ") + ")")
         }
         let duration = try args.double("--duration", in: 0.001...86_400) ?? { throw UsageError("missing required option '--duration'") }()
         let seedText = try args.required("--seed")
