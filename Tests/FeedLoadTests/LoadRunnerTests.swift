@@ -127,8 +127,8 @@ import Testing
         let report = try LoadRunner(configuration: configuration).run()
         let json = try report.json()
         for key in [
-            "\"busyWaits\"", "\"consistency\"", "\"errors\"", "\"latency\"", "\"pagesPerSecond\"", "\"sessions\"",
-            "\"replayViolations\"", "\"traces\"",
+            "\"busy_waits\"", "\"consistency\"", "\"errors\"", "\"latency\"", "\"pages_per_second\"", "\"sessions\"",
+            "\"replay_violations\"", "\"traces\"",
         ] {
             #expect(json.contains(key))
         }

@@ -96,23 +96,24 @@ public struct LoadReport: Codable, Sendable {
         self.stoppedEarly = stoppedEarly
         self.sessions = counts
         pages = metrics.pages
-        pagesPerSecond = seconds > 0 ? Double(metrics.pages) / seconds : 0
+        pagesPerSecond = Self.round(seconds > 0 ? Double(metrics.pages) / seconds : 0, 1)
         items = metrics.items
         rows = metrics.rows
-        rowsPerSecond = seconds > 0 ? Double(metrics.rows) / seconds : 0
+        rowsPerSecond = Self.round(seconds > 0 ? Double(metrics.rows) / seconds : 0, 1)
         frames = metrics.frames
-        replaySeconds = Double(metrics.replayNanoseconds) / 1e9
-        querySeconds = Double(metrics.queryNanoseconds) / 1e9
+        replaySeconds = Self.round(Double(metrics.replayNanoseconds) / 1e9, 6)
+        querySeconds = Self.round(Double(metrics.queryNanoseconds) / 1e9, 6)
         inserted = metrics.inserted
         insertTransactions = metrics.insertTransactions
         busyWaits = metrics.busyWaits
         errors = metrics.errors
         var latency: [String: Latency] = [:]
         for (kind, histogram) in metrics.latency where histogram.count > 0 {
-            func ms(_ q: Double) -> Double { Double(histogram.value(atQuantile: q) ?? 0) / 1e6 }
+            // Milliseconds to 0.1 µs: finer digits are below the histogram's 1/256 relative error.
+            func ms(_ q: Double) -> Double { Self.round(Double(histogram.value(atQuantile: q) ?? 0) / 1e6, 4) }
             latency[kind.rawValue] = Latency(
                 count: histogram.count, p50: ms(0.5), p90: ms(0.9), p99: ms(0.99), p999: ms(0.999), max: ms(1),
-                mean: (histogram.mean ?? 0) / 1e6)
+                mean: Self.round((histogram.mean ?? 0) / 1e6, 4))
         }
         self.latency = latency
         consistency = Consistency(
@@ -128,11 +129,18 @@ public struct LoadReport: Codable, Sendable {
         return (settings.pagination == .keyset && dirty) || sessions.failed > 0
     }
 
-    /// JSON with sorted keys, pretty printed.
+    /// JSON with sorted, snake_case keys (as `feedsim replay --json`), pretty printed.
     public func json() throws -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
+        encoder.keyEncodingStrategy = .convertToSnakeCase
         return String(decoding: try encoder.encode(self), as: UTF8.self)
+    }
+
+    /// `value` rounded to `digits` decimals, so reports carry no float noise.
+    static func round(_ value: Double, _ digits: Int) -> Double {
+        let scale = Foundation.pow(10, Double(digits))
+        return (value * scale).rounded() / scale
     }
 
     static func fixed(_ value: Double, _ digits: Int) -> String {
