@@ -209,4 +209,25 @@ import Testing
         #expect(report.anchorDriftMaxPt == 0)
         #expect(report.violations.isEmpty)
     }
+
+    @Test func anOutageFailsInitAfterItsRetriesAndTheReportCountsTheTimeFailed() throws {
+        // Every call fails (outage 0–10 s) after 50 ms. Retries: 100 ms, then 200 ms, 3 attempts, no jitter.
+        // Init at 0 fails at 50 → retry at 150 fails at 200 → retry at 400 fails at 450: gave up.
+        // The trace ends at 1000 ms: failed from 450 to 1000 = 550 ms.
+        let layout = try LayoutConfiguration(kind: .grid, columns: 3).makeLayout()
+        let retry = FeedController.RetryPolicy(baseMilliseconds: 100, factor: 2, capMilliseconds: 1000, maxAttempts: 3, jitter: 0)
+        let options = ReplayOptions(
+            controller: FeedController.Configuration(pageSize: 30, initialLoadPages: 1, retry: retry),
+            latency: .fixed(ms: 50), faults: try FaultModel.parse("outage=0-10000"))
+        let report = try ReplaySession(
+            trace: Self.trace([TraceEvent(t: 1000, .end)]), layout: layout, layoutDescription: "grid",
+            backend: MemoryBackend(items: Self.hundredItems()), options: options
+        ).run().report
+        #expect(report.transitions.map { "\($0.tMs) \($0.from)→\($0.to)" } == ["0.0 idle→init", "450.0 init→failed"])
+        #expect(report.timeInFailedMs == 550)
+        #expect(report.pages.retries == 2)
+        #expect(report.final.loadedItems == 0)
+        #expect(report.timeToFirstContentMs == nil)
+        #expect(report.blank.noContentFraction == 1)
+    }
 }

@@ -22,11 +22,13 @@ public struct FrameSample: Equatable, Sendable {
     public var loadsInFlight: Int
     /// Simulated main-thread cost of the frame, ms.
     public var cost: Double
+    /// Whether any row has been shown by this frame (the first screen of content has arrived).
+    public var afterFirstContent: Bool = true
 
     public static func == (a: FrameSample, b: FrameSample) -> Bool {
         a.t == b.t && a.offset == b.offset && a.anchorShift == b.anchorShift && a.contentOffset == b.contentOffset && a.visibleRange == b.visibleRange
             && a.loadedItems == b.loadedItems && a.rowMissingFraction == b.rowMissingFraction
-            && a.noContentFraction == b.noContentFraction && a.loadsInFlight == b.loadsInFlight && a.cost == b.cost
+            && a.noContentFraction == b.noContentFraction && a.loadsInFlight == b.loadsInFlight && a.cost == b.cost && a.afterFirstContent == b.afterFirstContent
     }
 }
 
@@ -40,6 +42,9 @@ public struct FrameMetrics: Sendable {
     public private(set) var distance = 0.0
     public private(set) var blankSum = 0.0
     public private(set) var blankMax = 0.0
+    /// Largest blank share in a frame once the first content was shown (the wait for the first
+    /// screen is `time_to_first_content_ms`; this is what scrolling later looks like).
+    public private(set) var blankMaxAfterFirstContent = 0.0
     public private(set) var framesWithBlank = 0
     public private(set) var rowMissingSum = 0.0
     public private(set) var noContentSum = 0.0
@@ -69,6 +74,7 @@ public struct FrameMetrics: Sendable {
         let blank = min(1, s.rowMissingFraction + s.noContentFraction)
         blankSum += blank
         blankMax = max(blankMax, blank)
+        if s.afterFirstContent { blankMaxAfterFirstContent = max(blankMaxAfterFirstContent, blank) }
         if blank > 1e-9 { framesWithBlank += 1 }
         rowMissingSum += s.rowMissingFraction
         noContentSum += s.noContentFraction
@@ -103,7 +109,8 @@ public struct FrameMetrics: Sendable {
     public var blank: ReplayReport.Blank {
         let n = Double(max(frames, 1))
         return ReplayReport.Blank(
-            meanFraction: round6(blankSum / n), maxFraction: round6(blankMax), framesWithBlank: framesWithBlank,
+            meanFraction: round6(blankSum / n), maxFraction: round6(blankMax),
+            maxFractionAfterFirstContent: round6(blankMaxAfterFirstContent), framesWithBlank: framesWithBlank,
             rowMissingFraction: round6(rowMissingSum / n), noContentFraction: round6(noContentSum / n))
     }
 

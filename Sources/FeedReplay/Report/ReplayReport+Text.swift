@@ -13,11 +13,12 @@ extension ReplayReport {
         let ttfc = timeToFirstContentMs.map { "\(f($0, 0)) ms" } ?? "never"
         lines.append("  first content after \(ttfc)")
         lines.append(
-            "  blank area: mean \(pct(blank.meanFraction)), max \(pct(blank.maxFraction)), in \(blank.framesWithBlank) frames"
+            "  blank area: mean \(pct(blank.meanFraction)), max \(pct(blank.maxFractionAfterFirstContent)) after first content,"
+                + " in \(blank.framesWithBlank) frames"
                 + " (rows missing \(pct(blank.rowMissingFraction)), no content \(pct(blank.noContentFraction)))"
         )
         lines.append(
-            "  hitches: \(hitches.count), \(f(hitches.timeRatioMsPerS)) ms/s over \(f(hitches.scrollingS)) s of scrolling (\(hitches.band))"
+            "  hitches: \(hitches.count), \(f(hitches.timeRatioMsPerS, 2)) ms/s over \(f(hitches.scrollingS)) s of scrolling (\(hitches.band))"
         )
         lines.append(
             "  pages: init \(pages.`init`), refresh \(pages.refresh), more \(pages.more), prepend \(pages.prepend);"
@@ -27,6 +28,9 @@ extension ReplayReport {
             "  rows: \(rows.fetched) fetched in \(rows.batches) batches, \(rows.distinctShown) shown, over-fetch \(f(rows.overfetchRatio, 2))×"
         )
         lines.append("  cells: \(cells.created) created, \(cells.reused) reused, at most \(cells.maxLive) live")
+        if timeInFailedMs > 0 {
+            lines.append("  failed (a load gave up after its retries) for \(f(timeInFailedMs, 0)) ms")
+        }
         lines.append("  anchor drift: max \(f(anchorDriftMaxPt, 2)) pt")
         lines.append(
             "  final: offset (\(f(final.contentOffset[0])), \(f(final.contentOffset[1]))), content \(f(final.contentSize[0]))×\(f(final.contentSize[1])) pt, \(final.loadedItems) items loaded"

@@ -28,6 +28,8 @@ public struct ReplayReport: Codable, Equatable, Sendable {
     public var pages: Pages
     public var rows: Rows
     public var cells: Cells
+    /// Time the feed spent failed (a load gave up after its retries), ms.
+    public var timeInFailedMs: Double
     /// Largest on-screen movement of the anchor item across a refresh, prepend or page drop, points.
     public var anchorDriftMaxPt: Double
     public var transitions: [Transition]
@@ -41,6 +43,8 @@ public struct ReplayReport: Codable, Equatable, Sendable {
         public var meanFraction: Double
         /// Largest blank share in one frame.
         public var maxFraction: Double
+        /// Largest blank share in one frame after the first content was shown.
+        public var maxFractionAfterFirstContent: Double
         /// Frames with any blank area.
         public var framesWithBlank: Int
         /// Mean share covered by cells whose row is not loaded yet.
@@ -126,7 +130,7 @@ public struct ReplayReport: Codable, Equatable, Sendable {
 
     private enum CodingKeys: String, CodingKey {
         case version, source, options, durationMs, frames, refreshRateHz, distancePt, timeToFirstContentMs
-        case blank, hitches, pages, rows, cells, anchorDriftMaxPt, transitions, taps, final, violations
+        case blank, hitches, pages, rows, cells, timeInFailedMs, anchorDriftMaxPt, transitions, taps, final, violations
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -148,6 +152,7 @@ public struct ReplayReport: Codable, Equatable, Sendable {
         try c.encode(pages, forKey: .pages)
         try c.encode(rows, forKey: .rows)
         try c.encode(cells, forKey: .cells)
+        try c.encode(timeInFailedMs, forKey: .timeInFailedMs)
         try c.encode(anchorDriftMaxPt, forKey: .anchorDriftMaxPt)
         try c.encode(transitions, forKey: .transitions)
         try c.encode(taps, forKey: .taps)

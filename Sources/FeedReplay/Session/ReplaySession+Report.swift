@@ -59,7 +59,7 @@ extension ReplaySession {
                 visibleRange: visibleRange, loadedItems: shown.items.count,
                 rowMissingFraction: area > 0 ? min(1, rowMissing / area) : 0,
                 noContentFraction: noContentFraction(), loadsInFlight: controller.inFlightCount + rowFetchesInFlight,
-                cost: cost))
+                cost: cost, afterFirstContent: firstContentTime != nil))
     }
 
     /// Share of the viewport past the end of the content while more content exists (or while the
@@ -84,14 +84,34 @@ extension ReplaySession {
     func makeReport(frames: Int) -> ReplayReport {
         let c = controller.counters
         let shownCount = distinctShown.count
-        var opts: [String: String] = [
+        let controller = options.controller
+        let prefetch: String
+        switch controller.prefetchDistance {
+        case .items(let n): prefetch = "items:\(n)"
+        case .points(let p): prefetch = "points:\(formatNumber(p))"
+        case .screenfuls(let s): prefetch = "screens:\(formatNumber(s))"
+        }
+        let physics: String
+        switch options.scroll.deceleration {
+        case .uikit(let rate): physics = "uikit rate=\(formatNumber(rate))"
+        case .androidSpline(let friction, _): physics = "android friction=\(formatNumber(friction))"
+        }
+        let costs = options.costs
+        // Every option that changes the figures, as the command line spells it.
+        let opts: [String: String] = [
             "layout": layoutDescription,
             "ranges": options.ranges.name,
-            "page_size": String(options.controller.pageSize),
+            "page_size": String(controller.pageSize),
+            "initial_pages": String(controller.initialLoadPages),
+            "prefetch": prefetch,
+            "max_loaded": controller.maxLoadedItems.map(String.init) ?? "off",
             "latency": options.latency.description,
+            "faults": options.faults.description,
+            "scroll": physics,
+            "costs": "base=\(formatNumber(costs.base)),layout=\(formatNumber(costs.layout)),create=\(formatNumber(costs.cellCreation)),"
+                + "reuse=\(formatNumber(costs.cellReuse)),bind=\(formatNumber(costs.rowBinding))",
             "seed": String(options.seed),
         ]
-        if options.faults != .none { opts["faults"] = options.faults.description }
         return ReplayReport(
             source: trace.header.source,
             options: opts,
@@ -113,6 +133,7 @@ extension ReplaySession {
             cells: ReplayReport.Cells(
                 created: virtualizer.counters.cellsCreated, reused: virtualizer.counters.cellsReused,
                 maxLive: virtualizer.maxLiveCells),
+            timeInFailedMs: round6(timeIn("failed", until: Double(max(frames - 1, 0)) * framePeriod)),
             anchorDriftMaxPt: round6(anchorDriftMax),
             transitions: transitions,
             taps: taps,
@@ -121,5 +142,20 @@ extension ReplaySession {
                 contentSize: [round6(layout.contentSize.width), round6(layout.contentSize.height)],
                 loadedItems: shown.items.count),
             violations: violations)
+    }
+
+    /// Total time spent in `phase` according to the recorded transitions, up to `end` ms.
+    func timeIn(_ phase: String, until end: Double) -> Double {
+        var total = 0.0
+        var since: Double?
+        for transition in transitions {
+            if transition.to == phase, since == nil { since = transition.tMs }
+            if transition.from == phase, let start = since {
+                total += transition.tMs - start
+                since = nil
+            }
+        }
+        if let start = since { total += max(0, end - start) }
+        return total
     }
 }
