@@ -97,9 +97,11 @@ public final class ItemStore {
         return try statement.step() ? FeedID(rawValue: statement.int64(at: 0)) : nil
     }
 
-    /// The feed called `name`. - Throws: ``StoreError/unknownFeed(_:)`` when there is none.
+    /// The feed called `name`. - Throws: ``StoreError/unknownFeed(_:known:)`` when there is none.
     public func requireFeed(named name: String) throws -> FeedID {
-        guard let id = try feedID(named: name) else { throw StoreError.unknownFeed(name) }
+        guard let id = try feedID(named: name) else {
+            throw StoreError.unknownFeed(name, known: try feeds().map(\.name).sorted())
+        }
         return id
     }
 

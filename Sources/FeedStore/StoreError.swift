@@ -9,7 +9,7 @@ public enum StoreError: Error, CustomStringConvertible, Sendable, Equatable {
     /// migration in `Schema/`.
     case newerSchema(path: String, version: Int, newestKnown: Int)
     /// No feed has this name.
-    case unknownFeed(String)
+    case unknownFeed(String, known: [String])
     /// An id given to ``ItemStore/insert(items:feed:)`` already exists.
     case duplicateID(Int64)
     /// A resource directory or file (`Schema/`, `Seeds/`) is missing or malformed.
@@ -24,8 +24,8 @@ public enum StoreError: Error, CustomStringConvertible, Sendable, Equatable {
         case .newerSchema(let path, let version, let newestKnown):
             return "\(path): schema version \(version) is newer than this feedsim knows (\(newestKnown)); "
                 + "use a newer feedsim"
-        case .unknownFeed(let name):
-            return "unknown feed '\(name)'"
+        case .unknownFeed(let name, let known):
+            return "unknown feed '\(name)'" + (known.isEmpty ? " (the database has no feed)" : " (feeds: \(known.joined(separator: ", ")))")
         case .duplicateID(let id):
             return "item id \(id) already exists"
         case .resource(let path, let reason):

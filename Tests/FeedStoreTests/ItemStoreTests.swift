@@ -131,7 +131,7 @@ import Testing
         let a = try store.createFeed(named: "home")
         #expect(try store.createFeed(named: "home") == a)
         #expect(try store.feedID(named: "nope") == nil)
-        #expect(throws: StoreError.unknownFeed("nope")) { try store.requireFeed(named: "nope") }
+        #expect(throws: StoreError.unknownFeed("nope", known: ["home"])) { try store.requireFeed(named: "nope") }
     }
 
     @Test func statsCountItemsPerFeedAndKindWithTimeRanges() throws {

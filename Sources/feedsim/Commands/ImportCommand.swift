@@ -44,9 +44,10 @@ let importCommand = Command(
         do {
             try store.insert(items: items, feedNamed: feedName)
         } catch StoreError.duplicateID(let id) {
-            let index = items.firstIndex { $0.id == id }.map { " (record \($0 + 1))" } ?? ""
+            let index = items.firstIndex { $0.id == id }.map { ", item \($0 + 1) of the file" } ?? ""
             throw CommandFailure(
-                "\(file)\(index): field 'id': item id \(id) already exists in \(path); nothing imported")
+                "\(file)\(index): field 'id': item id \(id) already exists in \(path) (ids are unique across feeds);"
+                    + " nothing imported")
         }
         let seconds = StoreCommandSupport.seconds(since: began)
         print(
