@@ -45,6 +45,12 @@ extension Virtualizer {
         visibleAttributes.reserveCapacity(elements.count)
         var visibleItemIDs: [Int64?] = []
         visibleItemIDs.reserveCapacity(elements.count)
+        // Visible cells as plain values, for per-frame metrics (reused buffers: no allocation).
+        visibleCellFramesStorage.removeAll(keepingCapacity: true)
+        swap(&visibleCellItemIDsStorage, &previousVisibleCellItemIDs)
+        visibleCellItemIDsStorage.removeAll(keepingCapacity: true)
+        var lowestVisible = Int.max
+        var highestVisible = Int.min
         for attributes in elements {
             let inPrefetch = attributes.frame.intersects(prefetchRect)
             let isVisible = attributes.frame.intersects(visibleRect)
@@ -63,6 +69,10 @@ extension Virtualizer {
                 if isVisible {
                     visibleAttributes.append(attributes)
                     visibleItemIDs.append(id)
+                    visibleCellFramesStorage.append(attributes.frame)
+                    visibleCellItemIDsStorage.append(id)
+                    lowestVisible = min(lowestVisible, index)
+                    highestVisible = max(highestVisible, index)
                 }
             case .supplementary(let kind):
                 if inPrefetch { supplementary.insert(kind) }
@@ -107,6 +117,12 @@ extension Virtualizer {
         }
         assert(liveBefore - cellChange.recycled + cellChange.reused + cellChange.created == cellOfItem.count)
 
+        if visibleCellItemIDsStorage != previousVisibleCellItemIDs || !cellChange.entered.isEmpty
+            || !cellChange.left.isEmpty
+        {
+            visibleGeneration &+= 1
+        }
+        visibleCellIndexRange = lowestVisible <= highestVisible ? lowestVisible...highestVisible : nil
         liveSupplementaryKinds = supplementary
         visibleAttributesStorage = visibleAttributes
         visibleItemIDsStorage = visibleItemIDs
