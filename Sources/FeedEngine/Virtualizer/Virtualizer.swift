@@ -76,6 +76,9 @@ public final class Virtualizer {
     /// and no row is needed, so the set work is skipped.
     var lastPrefetchItems: [Item] = []
     var lastPreloadIDs: [Int64] = []
+    /// Spare buffers for the next update's two lists (kept to avoid two allocations per frame).
+    var sparePrefetchItems: [Item] = []
+    var sparePreloadIDs: [Int64] = []
     /// Layout index of the first prefetch cell at the last update: a prepend shifts every index
     /// (live cells' index paths must follow) while the ids stay the same.
     var lastPrefetchFirstIndex: Int?
