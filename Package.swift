@@ -25,13 +25,15 @@ let package = Package(
             name: "feedsim",
             dependencies: ["FeedModel", "FeedStore", "FeedLayout", "FeedEngine", "FeedReplay", "FeedLoad"]
         ),
+        // Locates the package's files and the real data outside it, for the tests only.
+        .target(name: "FeedSimTestSupport", path: "Tests/Support"),
         .testTarget(name: "FeedModelTests", dependencies: ["FeedModel"]),
-        .testTarget(name: "FeedStoreTests", dependencies: ["FeedStore", "FeedModel"]),
+        .testTarget(name: "FeedStoreTests", dependencies: ["FeedStore", "FeedModel", "FeedSimTestSupport"]),
         .testTarget(name: "FeedLayoutTests", dependencies: ["FeedLayout", "FeedModel"]),
-        .testTarget(name: "FeedEngineTests", dependencies: ["FeedEngine", "FeedStore"]),
-        .testTarget(name: "FeedReplayTests", dependencies: ["FeedReplay"]),
-        .testTarget(name: "FeedLoadTests", dependencies: ["FeedLoad"]),
-        .testTarget(name: "feedsimTests", dependencies: ["feedsim", "FeedStore"]),
+        .testTarget(name: "FeedEngineTests", dependencies: ["FeedEngine", "FeedStore", "FeedSimTestSupport"]),
+        .testTarget(name: "FeedReplayTests", dependencies: ["FeedReplay", "FeedSimTestSupport"]),
+        .testTarget(name: "FeedLoadTests", dependencies: ["FeedLoad", "FeedSimTestSupport"]),
+        .testTarget(name: "feedsimTests", dependencies: ["feedsim", "FeedStore", "FeedSimTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -16,7 +16,7 @@ extension ItemStore {
         var start = 0
         while start < ids.count {
             let chunk = ids[start..<min(ids.count, start + Self.rowsChunk)]
-            let statement = try connection.cachedStatement(Self.rowsSQL(count: chunk.count))
+            let statement = try rowsStatement(count: chunk.count)
             defer { statement.reset() }
             for (offset, id) in chunk.enumerated() {
                 statement.bind(id, at: Int32(offset + 1))
@@ -36,6 +36,20 @@ extension ItemStore {
             if let row = found[id] { rows.append(row) } else { missing.append(id) }
         }
         return RowBatch(rows: rows, missing: missing)
+    }
+
+    /// The rows statement for `count` ids, prepared at its first use on this connection, reset.
+    private func rowsStatement(count: Int) throws -> Statement {
+        if count < rowStatements.count, let statement = rowStatements[count] {
+            statement.reset()
+            return statement
+        }
+        let statement = try connection.prepare(Self.rowsSQL(count: count))
+        if rowStatements.count <= count {
+            rowStatements += repeatElement(nil, count: count + 1 - rowStatements.count)
+        }
+        rowStatements[count] = statement
+        return statement
     }
 
     static func rowsSQL(count: Int) -> String {

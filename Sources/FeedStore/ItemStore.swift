@@ -52,6 +52,9 @@ public struct NewItem: Hashable, Sendable, Codable {
 /// ```
 public final class ItemStore {
     let connection: Connection
+    /// Prepared rows statements by batch size (index = number of ids), so a row fetch neither
+    /// builds nor hashes its SQL text (measured with `feedsim bench load`); see ``rows(ids:)``.
+    var rowStatements: [Statement?] = []
     /// The database file, or `:memory:`.
     public var path: String { connection.path }
     /// The schema version (`PRAGMA user_version`) after migrations.
@@ -62,6 +65,10 @@ public final class ItemStore {
     /// - Throws: ``StoreError/notADatabase(path:)``, ``StoreError/corrupt(path:message:)``,
     ///   ``StoreError/newerSchema(path:version:newestKnown:)``, ``StoreError/resource(path:reason:)``
     ///   for a missing `Schema/`, or ``SQLiteError``.
+    deinit {
+        rowStatements.removeAll()  // finalize them before the connection closes
+    }
+
     public init(path: String, schemaDirectory: URL? = nil) throws {
         let migrator = try Migrator(directory: try schemaDirectory ?? ProjectResources.schemaDirectory())
         connection = try Connection(path: path)

@@ -177,7 +177,7 @@ import Testing
         }
     }
 
-    @Test func upstreamInsertsNearTheTopArePrependedAnchored() throws {
+    @Test func upstreamInsertsWaitForARefreshWhichPrependsThemAnchored() throws {
         var db = try TwoConnections(seed: 41)
         defer { db.directory.cleanUp() }
         let feed = try StoreDrivenFeed(
@@ -186,19 +186,23 @@ import Testing
         try feed.start()
         try feed.settle()
         // Rows are 40–120 pt + 8 pt apart, row i starts at ≥ 50 + 48i: at 600 pt row 0 (50 ..< ≤ 170)
-        // is off screen (no "at the top" rule), and the first visible row is at most row 12
-        // (50 + 12·48 = 626 > 600): within the prefetch distance of 20 items from the start.
+        // is off screen (no "at the top" rule).
         try feed.scroll(to: 600)
         let anchor = try #require(feed.anchorOnScreen())
         let added = try db.insertNewer(3, seed: 42)
+        // Inserts upstream only count toward a "new posts" pill: nothing is loaded unasked.
         try feed.upstreamInserted(3)
-        #expect(feed.queue.map(\.kind) == [.prepend])
-        #expect(feed.queue.first?.query == .before(db.old[0].cursor))
+        #expect(feed.queue.isEmpty)
+        #expect(feed.controller.newerItemsAvailable == 3)
+        // A pull refreshes: newest(20) reaches the old first item, so the 3 new ones are merged
+        // above it, anchored (the user is not at the very top).
+        try feed.pull(distance: 60)
+        #expect(feed.queue.map(\.kind) == [.refresh])
         try feed.settle()
         #expect(feed.changes.last?.change == .prepend(StoreFeedFixture.feedOrder(added)))
         #expect(feed.changes.last?.outcome.adjustment == Self.listGrowth(added))
         #expect(feed.screenY(of: anchor.id) == anchor.screenY)
         #expect(feed.changes.last?.movedVisibleItemIDs == [])
-        #expect(feed.controller.items == Array(db.fixture.feedOrder.prefix(63)))
+        #expect(feed.controller.newerItemsAvailable == 0)
     }
 }

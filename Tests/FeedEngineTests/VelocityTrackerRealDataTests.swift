@@ -1,28 +1,14 @@
 import FeedEngine
 import FeedLayout
+import FeedSimTestSupport
 import Foundation
 import Testing
 
-/// The real recordings in `../shared/data/real` (see SOURCES.md there), found from this file's
-/// path (package root → `../shared/data/real`) or from `FEEDSIM_SHARED_DATA`.
+/// The real recordings in `../shared/data/real` (see SOURCES.md there).
 private enum SharedRealData {
-    static let directory: URL? = {
-        var candidates: [URL] = []
-        if let env = ProcessInfo.processInfo.environment["FEEDSIM_SHARED_DATA"], !env.isEmpty {
-            candidates.append(URL(fileURLWithPath: env))
-        }
-        let packageRoot = URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        candidates.append(packageRoot.appendingPathComponent("../shared/data/real").standardizedFileURL)
-        return candidates.first { FileManager.default.fileExists(atPath: $0.appendingPathComponent("SOURCES.md").path) }
-    }()
-
-    static var isAvailable: Bool { directory != nil }
-    static let skipMessage: Comment = "real data absent: set FEEDSIM_SHARED_DATA or place ../shared/data/real"
-
     /// Rows of a CSV file (no quoted fields in these files) as dictionaries by header name.
     static func rows(_ name: String) throws -> [[String: String]] {
-        let directory = try #require(directory)
+        let directory = try #require(RealData.directory)
         let text = try String(contentsOf: directory.appendingPathComponent(name), encoding: .utf8)
         let lines = text.split(whereSeparator: \.isNewline).map(String.init)
         let header = lines[0].split(separator: ",", omittingEmptySubsequences: false).map(String.init)
@@ -76,7 +62,7 @@ private enum SharedRealData {
         return references
     }
 
-    @Test(.enabled(if: SharedRealData.isAvailable, SharedRealData.skipMessage))
+    @Test(.enabled(if: RealData.isAvailable, "\(RealData.skipMessage)"))
     func androidRecordedFlingsMatchAndroidsReferenceVelocitiesWithinTwentyPercent() throws {
         let references = try aospReferences()
         // 19 touch gestures; SOURCES.md: every gesture has y references for impulse, most for lsq2.
@@ -95,7 +81,7 @@ private enum SharedRealData {
     /// (unweighted quadratic least squares, 100 ms, 20 samples, 40 ms gap, ≥ 3 samples), so only
     /// rounding differs: we hold it to Flutter's own test tolerance, ±0.1 %, plus 0.01 px/s for
     /// the near-zero x components.
-    @Test(.enabled(if: SharedRealData.isAvailable, SharedRealData.skipMessage))
+    @Test(.enabled(if: RealData.isAvailable, "\(RealData.skipMessage)"))
     func flutterRecordedDragsMatchFlutterTrackerWithinItsOwnTolerance() throws {
         let events = try SharedRealData.rows("flutter-velocity-tracker-drags.csv")
         let expected = try SharedRealData.rows("flutter-velocity-tracker-expected.csv")

@@ -1,10 +1,11 @@
 import FeedLayout
+import FeedSimTestSupport
 import Foundation
 import Testing
 
 @testable import FeedReplay
 
-@Suite(.enabled(if: TraceTestData.realDirectory != nil, "\(TraceTestData.skipMessage)"))
+@Suite(.enabled(if: RealData.isAvailable, "\(RealData.skipMessage)"))
 struct EvemuImporterTests {
     /// The `E:` lines split into words, found by plain text (the oracle for the importer's parser).
     static func eventWords(_ text: String) -> [[Substring]] {

@@ -1,10 +1,11 @@
 import FeedLayout
+import FeedSimTestSupport
 import Foundation
 import Testing
 
 @testable import FeedReplay
 
-@Suite(.enabled(if: TraceTestData.realDirectory != nil, "\(TraceTestData.skipMessage)"))
+@Suite(.enabled(if: RealData.isAvailable, "\(RealData.skipMessage)"))
 struct RealRecordingImporterTests {
     /// SOURCES.md: 306 events (13 DOWN, 280 MOVE, 13 UP) over 7,525 ms; gesture 3 goes y 526 → 335.
     @Test func flutterDragsKeepTheirRealClock() throws {

@@ -1,6 +1,7 @@
 import FeedEngine
 import FeedLayout
 import FeedModel
+import FeedSimTestSupport
 import FeedStore
 import Foundation
 import Testing
@@ -9,12 +10,8 @@ import Testing
 
 /// Whole replays: the shipped real traces, determinism, the SQLite store under the session.
 @Suite struct ReplayEndToEndTests {
-    /// The package root, from this file's path (Tests/FeedReplayTests/…).
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent()
-
     static func shippedTrace(_ name: String) throws -> Trace {
-        try Trace.read(contentsOf: root.appendingPathComponent("Seeds/traces/\(name)").path)
+        try Trace.read(contentsOf: RealData.packageFile("Seeds/traces/\(name)").path)
     }
 
     /// 1,000 items of 100 × 100 pt, newest id 1000.

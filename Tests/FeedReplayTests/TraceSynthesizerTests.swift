@@ -1,3 +1,4 @@
+import FeedSimTestSupport
 import FeedLayout
 import Foundation
 import Testing
@@ -89,7 +90,7 @@ import Testing
 }
 
 @Suite struct SeedTracesTests {
-    static let directory = TraceTestData.packageRoot.appendingPathComponent("Seeds/traces")
+    static let directory = RealData.packageFile("Seeds/traces")
 
     @Test func everyShippedTraceParsesAndHasALicenceNotice() throws {
         let files = try FileManager.default.contentsOfDirectory(atPath: Self.directory.path).filter { $0.hasSuffix(".jsonl") }.sorted()

@@ -1,4 +1,5 @@
 import FeedModel
+import FeedSimTestSupport
 import Foundation
 import Testing
 
@@ -92,7 +93,7 @@ import Testing
             ("wikipedia-onthisday-02-06.json", 554), ("wikipedia-mostread-2016-11-06.json", 43),
         ])
     func realWikipediaFileImportsOneItemPerDistinctPage(name: String, documentedCount: Int) throws {
-        let directory = try #require(realDataDirectory())
+        let directory = try #require(RealData.directory)
         let url = directory.appendingPathComponent(name)
         let expected = try Self.distinctPageIDs(in: url)
         #expect(expected.count == documentedCount)
@@ -116,7 +117,7 @@ import Testing
     }
 
     @Test(realDataAvailable) func onThisDaySectionsBecomeKindsWithFirstCardWinning() throws {
-        let directory = try #require(realDataDirectory())
+        let directory = try #require(RealData.directory)
         let url = directory.appendingPathComponent("wikipedia-onthisday-02-06.json")
         let root = try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as! [String: Any]
         // Independent count: first section (in the documented order) in which each page appears.
@@ -136,7 +137,7 @@ import Testing
     /// `Seeds/wikimedia/onthisday-items.csv` is exactly what the importer makes of the real file
     /// (numbers only). `FEEDSIM_RECORD_SEEDS=1` rewrites it and fails, so a recording never passes.
     @Test(realDataAvailable) func shippedOnThisDayExtractMatchesTheImporter() throws {
-        let directory = try #require(realDataDirectory())
+        let directory = try #require(RealData.directory)
         let items = try ItemImporter.read(
             directory.appendingPathComponent("wikipedia-onthisday-02-06.json"), format: .wikimedia)
         let csv = ItemCSV.render(items, columns: ["id", "published_at", "kind", "width", "height"])

@@ -1,4 +1,5 @@
 import FeedModel
+import FeedSimTestSupport
 import Foundation
 import Testing
 
@@ -18,23 +19,6 @@ struct TemporaryDatabase {
     func cleanUp() {
         try? FileManager.default.removeItem(at: directory)
     }
-}
-
-/// The real datasets directory: `FEEDSIM_SHARED_DATA`, else `<package>/../shared/data/real`
-/// (or `<package>/../../shared/data/real` for a worktree).
-/// `nil` when absent, so tests that need it can skip with a message.
-func realDataDirectory() -> URL? {
-    var candidates: [URL] = []
-    if let override = ProcessInfo.processInfo.environment["FEEDSIM_SHARED_DATA"], !override.isEmpty {
-        candidates.append(URL(fileURLWithPath: override, isDirectory: true))
-    }
-    let packageRoot = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    // A clone next to `shared/` (…/FeedSim and …/shared), or a worktree one level deeper (…/wt/name).
-    for relative in ["../shared/data/real", "../../shared/data/real"] {
-        candidates.append(packageRoot.appendingPathComponent(relative, isDirectory: true).standardized)
-    }
-    return candidates.first { FileManager.default.fileExists(atPath: $0.path) }
 }
 
 /// The items of a feed as the test believes them to be, with brute-force pages to compare against.
@@ -79,5 +63,4 @@ func stub(id: Int64?, at publishedAt: Int64, kind: String = "photo") -> NewItem 
 }
 
 /// Skips a test, with a message, when the real datasets are absent.
-let realDataAvailable = Testing.ConditionTrait.enabled(
-    if: realDataDirectory() != nil, "real data not found: set FEEDSIM_SHARED_DATA to shared/data/real")
+let realDataAvailable = Testing.ConditionTrait.enabled(if: RealData.isAvailable, "\(RealData.skipMessage)")

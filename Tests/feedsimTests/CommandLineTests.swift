@@ -1,3 +1,4 @@
+import FeedSimTestSupport
 import FeedStore
 import Foundation
 import Testing
@@ -63,9 +64,7 @@ import Testing
     @Test func replayOfAShippedTraceAgainstASeededFeedExitsZero() throws {
         let db = path("feed.sqlite")
         #expect(run("seed", "--db", db, "--preset", "mixed", "--count", "500") == 0)
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent()
-        let trace = root.appendingPathComponent("Seeds/traces/flutter-velocity-tracker-drags.jsonl").path
+        let trace = RealData.packageFile("Seeds/traces/flutter-velocity-tracker-drags.jsonl").path
         let report = path("report.json")
         #expect(run("replay", "--db", db, "--trace", trace, "--kind", "list", "--report", report, "--latency", "fixed:80") == 0)
         let json = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: report))) as! [String: Any]

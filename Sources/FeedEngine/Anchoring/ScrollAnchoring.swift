@@ -14,7 +14,7 @@ import FeedModel
 ///   the top of a feed expects after pull to refresh). Everywhere else a prepend moves the offset down
 ///   by the height inserted above the anchor.
 /// - Except: a prepend answering a `.prepend` load is anchored even at the very top. Such a load
-///   restores pages that page dropping removed, or loads inserts the user did not ask to see; the
+///   restores pages that page dropping removed (new items at the head wait for a Refresh); the
 ///   list's first item is then the top of the loaded window, not news at the head of the feed, and
 ///   showing the prepended items would move the user's items away (after a fling to the top of the
 ///   window, one restored page after another, up to the head of the feed). RecyclerView keeps its

@@ -79,17 +79,15 @@ extension FeedController {
         }
     }
 
-    /// `count` newer items were inserted upstream (above the newest loaded one). The top becomes
-    /// loadable again if it had reached its end; if the viewport is within the prefetch distance of the
-    /// top, a prepend loads them now.
+    /// `count` newer items were inserted upstream (above the newest loaded one). They are counted in
+    /// ``newerItemsAvailable`` — the "new posts" pill — and wait for a pull to refresh, as Twitter's and
+    /// Instagram's feeds do: items the user did not ask for are never inserted above the ones being
+    /// read. (A top that is not at the feed's head — pages dropped there — keeps loading upward as
+    /// usual and reaches them.)
     public mutating func upstreamInserted(count: Int, now: Double) -> [FeedAction] {
         handle { controller in
             guard count > 0 else { return }
             controller.newerItemsAvailable += count
-            if case .endReached = controller.top, controller.stage == .running {
-                controller.top = .idle
-                controller.checkTriggers()
-            }
         }
     }
 }

@@ -29,8 +29,8 @@ import FeedModel
 ///   a page is applied" (the controller cannot know the new content length before the layout does).
 /// - End of feed: the bottom stays `endReached` (no request on bounces) until page dropping unloads
 ///   bottom pages or a Refresh replaces the list. The top is `endReached` after Init and after each
-///   Refresh; ``upstreamInserted(count:now:)`` makes it loadable again, so a viewport near the top
-///   prepends the new items (anchored, see ``ScrollAnchoring``), and a pull refreshes as always.
+///   Refresh; ``upstreamInserted(count:now:)`` only counts the new items (``newerItemsAvailable``, a
+///   "new posts" pill) until a pull refreshes.
 /// - Failure leaves the list as it was. Retries back off (``RetryPolicy``); after `maxAttempts` the
 ///   direction is failed until a user trigger: a pull (top, and it also revives a failed bottom) or
 ///   ``retry(now:)`` (every failed direction, like Paging 3's `retry()`).
@@ -46,7 +46,8 @@ public struct FeedController: Sendable {
     public internal(set) var counters = Counters()
     /// The current generation (0 until the first Refresh).
     public internal(set) var generation = 0
-    /// Items known to be inserted above the list since the top was last reached (a "new posts" count).
+    /// Items known to be inserted above the list since the top was last reached: the "new posts" pill.
+    /// A pull to refresh loads them.
     public internal(set) var newerItemsAvailable = 0
 
     var stage: Stage = .notStarted

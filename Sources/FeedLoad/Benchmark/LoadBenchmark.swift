@@ -4,16 +4,21 @@ import FeedReplay
 import FeedStore
 import Foundation
 
-/// `feedsim bench load`: how fast the load tester's replay sessions page through a large store,
-/// beside a bare C-API loop running the same queries on as many threads (``RawPageLoop``), how
-/// both scale from 1 thread to `threads`, and where a session thread's time goes.
+/// `feedsim bench load`: how fast the load tester's sessions page through a large store, beside a
+/// bare C-API loop running the same queries on as many threads (``RawPageLoop``), and how both
+/// scale from 1 thread to `threads`. Two comparisons, measured in one run:
 ///
-/// Sessions replay synthesized flinger traces (grid layout, pages of `pageSize`, Init of one page)
-/// with no think time (`--time-scale max`), no writers, keyset pages. The raw loop walks as many
-/// pages per walk, and splits each page's rows into as many row statements, as the sessions did on
-/// average, so both sides run the same queries on the same part of the index.
+/// - **pagination** (the headline, target ≥ ``target``×): ``PaginationLoadSession``s — a real
+///   feed controller over the timed store backend, no frames, no think time — against the raw loop
+///   walking the same number of pages per session, with the same page size and the same row
+///   statements per page (the virtualizer's row batch limit).
+/// - **replay**: ``ReplayLoadSession``s, what `feedsim load` runs (synthesized flinger traces, grid
+///   layout, `--time-scale max`), against the raw loop walking as many pages per walk, and splitting
+///   each page's rows into as many statements, as the sessions did on average. Its pages/s include
+///   the scroll simulation (about 64 frames per page), so its ratio is not the target's.
 ///
-/// The machine is shared, so each thread count runs `rounds` rounds of (load, raw), interleaved,
+/// Both use keyset pages, pages of `pageSize`, Init of one page and no writers. The machine is
+/// shared, so each thread count runs `rounds` rounds of (pagination, raw, replay, raw), interleaved,
 /// and keeps each side's best round: a round slowed by another process does not decide the figure.
 public enum LoadBenchmark {
     public struct Side: Codable, Hashable, Sendable {
@@ -27,33 +32,37 @@ public enum LoadBenchmark {
     /// Where the load side's thread time went, per page, microseconds (best round at that thread count).
     public struct Breakdown: Codable, Hashable, Sendable {
         public var threads: Int
-        /// Replay frames simulated per page.
+        /// Replay frames simulated per page (0 for pagination sessions).
         public var framesPerPage: Double
         /// Thread time per page: `threads × seconds / pages`.
         public var microsecondsPerPage: Double
         /// The page and row queries (timed by the sessions).
         public var queryMicrosecondsPerPage: Double
-        /// The replay's simulation: frames minus their queries (controller, layout, virtualizer, scroll).
+        /// The sessions' steps minus their queries: for replay sessions the simulation (controller,
+        /// layout, virtualizer, scroll); for pagination sessions the controller and the session's
+        /// bookkeeping (timing the queries included).
         public var simulationMicrosecondsPerPage: Double
-        /// The rest: scheduler, metrics, session set-up and checks, waiting for a core.
+        /// The rest: scheduler, metrics, session set-up and consistency checks, waiting for a core.
         public var harnessMicrosecondsPerPage: Double
         /// Pages per second per thread if the sessions only ran their queries:
         /// `1e6 / queryMicrosecondsPerPage` (compare with the raw loop's per thread).
         public var queryOnlyPagesPerSecondPerThread: Double
     }
 
-    public struct Report: Codable, Hashable, Sendable {
-        public var items: Int
-        public var pageSize: Int
-        public var rounds: Int
-        /// Pages per session walk (sessions' average, used by the raw loop).
+    /// One kind of session against the raw loop, at 1 and `threads` threads.
+    public struct Comparison: Codable, Hashable, Sendable {
+        /// `pagination` or `replay`.
+        public var session: String
+        /// Pages per session walk (given for pagination; the sessions' average for replay), used by the raw loop.
         public var pagesPerWalk: Int
-        /// Row statements per page (sessions' average, used by the raw loop).
+        /// Most ids per row statement, used by the raw loop.
+        public var rowBatchSize: Int
+        /// Row statements per page: `⌈pageSize / rowBatchSize⌉`.
         public var rowBatchesPerPage: Int
         public var load: [Side]
         public var raw: [Side]
         public var breakdown: [Breakdown]
-        /// Load pages/s ÷ raw pages/s at the most threads. Target ≥ ``LoadBenchmark/target``.
+        /// Load pages/s ÷ raw pages/s at the most threads.
         public var ratio: Double
         /// Load pages/s at the most threads ÷ at 1 thread.
         public var loadScaling: Double
@@ -61,20 +70,35 @@ public enum LoadBenchmark {
         public var rawScaling: Double
     }
 
-    /// The ratio the load side should reach against the raw loop (issue #6).
+    public struct Report: Codable, Hashable, Sendable {
+        public var items: Int
+        public var pageSize: Int
+        public var rounds: Int
+        public var threads: Int
+        /// The pagination ratio's target (``LoadBenchmark/target``).
+        public var target: Double
+        /// The headline: pagination sessions against the raw loop.
+        public var pagination: Comparison
+        /// Replay sessions (scroll simulation included) against the raw loop.
+        public var replay: Comparison
+    }
+
+    /// The ratio pagination sessions should reach against the raw loop (issue #6).
     public static let target = 0.8
 
-    /// Length of each session's synthesized flinger trace, seconds of virtual time.
+    /// Length of each replay session's synthesized flinger trace, seconds of virtual time.
     public static let traceSeconds = 20.0
 
     /// Seeds `count` items of the `mixed` preset (seed 1) in a temporary directory (removed after),
-    /// then measures `rounds` × (load, raw) of `seconds` each per thread count.
+    /// then measures `rounds` × (pagination, raw, replay, raw) of `seconds` each per thread count.
+    /// - Parameters:
+    ///   - pagesPerSession: the pagination sessions' page budget (and the raw loop's walk for them).
     /// - Throws: ``StoreError``, ``SQLiteError``, ``LoadConfigurationError``, or a raw-loop failure.
     public static func run(
         count: Int, threads: Int = 2, seconds: Double = 2, rounds: Int = 3, pageSize: Int = 20,
-        progress: (String) -> Void = { _ in }
+        pagesPerSession: Int = 50, progress: (String) -> Void = { _ in }
     ) throws -> Report {
-        precondition(count >= 1 && threads >= 1 && seconds > 0 && rounds >= 1 && pageSize >= 1)
+        precondition(count >= 1 && threads >= 1 && seconds > 0 && rounds >= 1 && pageSize >= 1 && pagesPerSession >= 1)
         let directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("feedsim-bench-load-\(UUID().uuidString)", isDirectory: true)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -84,55 +108,98 @@ public enum LoadBenchmark {
         let store = try ItemStore(path: path)
         var generator = ItemGenerator(preset: try Preset.named("mixed"), seed: 1)
         try Seeder.seed(store, feedNamed: "home", generator: &generator, count: count)
-        let feed = try store.requireFeed(named: "home")
+        let feed = try store.requireFeed(named: "home").rawValue
 
-        let counts = threads == 1 ? [1] : [1, threads]
-        var load: [Side] = []
-        var raw: [Side] = []
-        var breakdown: [Breakdown] = []
-        var pagesPerWalk = 1
-        var rowBatchesPerPage = 1
-        for threadCount in counts {
-            var bestLoad: (side: Side, report: LoadReport)?
-            var bestRaw: Side?
+        let controller = FeedController.Configuration(pageSize: pageSize, initialLoadPages: 1)
+        let paginationBatch = min(pageSize, Virtualizer.defaultRowBatchLimit)
+        var pagination = Accumulator(session: "pagination", pagesPerWalk: pagesPerSession, rowBatchSize: paginationBatch)
+        var replay = Accumulator(session: "replay", pagesPerWalk: 1, rowBatchSize: pageSize)
+        for threadCount in threads == 1 ? [1] : [1, threads] {
             for round in 1...rounds {
-                progress("round \(round)/\(rounds): load, \(threadCount) session thread(s), \(seconds) s")
-                let configuration = LoadConfiguration(
-                    path: path, feedName: "home", model: .closed(sessions: threadCount),
-                    traces: .synthesized(models: [.flinger], durationSeconds: traceSeconds),
-                    layout: LayoutConfiguration(kind: .grid),
-                    replay: ReplayOptions(controller: FeedController.Configuration(pageSize: pageSize, initialLoadPages: 1)),
-                    timeScale: nil, pagination: .keyset, durationSeconds: seconds, workers: threadCount,
-                    seed: UInt64(round))
-                let report = try LoadRunner(configuration: configuration).run()
-                let side = Side(
-                    threads: threadCount, pages: report.pages, rows: report.rows, seconds: report.elapsedSeconds,
-                    pagesPerSecond: report.pagesPerSecond)
-                if side.pagesPerSecond > bestLoad?.side.pagesPerSecond ?? -1 { bestLoad = (side, report) }
-                let walks = max(1, report.sessions.completed + report.sessions.interrupted)
-                pagesPerWalk = max(1, Int((Double(report.pages) / Double(walks)).rounded()))
-                let rowStatements = Double(report.latency[QueryKind.rows.rawValue]?.count ?? 0)
-                rowBatchesPerPage = max(1, min(pageSize, Int((rowStatements / Double(max(1, report.pages))).rounded())))
-                progress("round \(round)/\(rounds): raw, \(threadCount) thread(s), \(pagesPerWalk) pages per walk, \(seconds) s")
-                let measured = try RawPageLoop.run(
-                    path: path, feed: feed.rawValue, threads: threadCount, pageSize: pageSize,
-                    pagesPerWalk: pagesPerWalk, rowBatchesPerPage: rowBatchesPerPage, seconds: seconds)
-                let rawSide = Side(
-                    threads: threadCount, pages: measured.pages, rows: measured.rows, seconds: measured.seconds,
-                    pagesPerSecond: Double(measured.pages) / measured.seconds)
-                if rawSide.pagesPerSecond > bestRaw?.pagesPerSecond ?? -1 { bestRaw = rawSide }
+                func configuration(_ session: SessionKind) -> LoadConfiguration {
+                    LoadConfiguration(
+                        path: path, feedName: "home", model: .closed(sessions: threadCount), session: session,
+                        traces: .synthesized(models: [.flinger], durationSeconds: traceSeconds),
+                        layout: LayoutConfiguration(kind: .grid), replay: ReplayOptions(controller: controller),
+                        timeScale: nil, pagination: .keyset, durationSeconds: seconds, workers: threadCount,
+                        seed: UInt64(round))
+                }
+                func raw(_ side: Accumulator) throws -> Side {
+                    progress(
+                        "round \(round)/\(rounds): raw for \(side.session), \(threadCount) thread(s), "
+                            + "\(side.pagesPerWalk) pages per walk, \(seconds) s")
+                    let measured = try RawPageLoop.run(
+                        path: path, feed: feed, threads: threadCount, pageSize: pageSize,
+                        pagesPerWalk: side.pagesPerWalk, rowBatchSize: side.rowBatchSize, seconds: seconds)
+                    return Side(
+                        threads: threadCount, pages: measured.pages, rows: measured.rows, seconds: measured.seconds,
+                        pagesPerSecond: Double(measured.pages) / measured.seconds)
+                }
+
+                progress("round \(round)/\(rounds): pagination sessions, \(threadCount) thread(s), \(seconds) s")
+                let paginationReport = try LoadRunner(
+                    configuration: configuration(.pagination(pageBudget: pagesPerSession))
+                ).run()
+                pagination.offerLoad(paginationReport, threads: threadCount)
+                pagination.offerRaw(try raw(pagination), threads: threadCount)
+
+                progress("round \(round)/\(rounds): replay sessions, \(threadCount) thread(s), \(seconds) s")
+                let replayReport = try LoadRunner(configuration: configuration(.replay)).run()
+                replay.offerLoad(replayReport, threads: threadCount)
+                // The raw loop walks as the replay sessions did on average.
+                let walks = max(1, replayReport.sessions.completed + replayReport.sessions.interrupted)
+                replay.pagesPerWalk = max(1, Int((Double(replayReport.pages) / Double(walks)).rounded()))
+                let rowStatements = Double(replayReport.latency[QueryKind.rows.rawValue]?.count ?? 0)
+                let batchesPerPage = max(
+                    1, min(pageSize, Int((rowStatements / Double(max(1, replayReport.pages))).rounded())))
+                replay.rowBatchSize = (pageSize + batchesPerPage - 1) / batchesPerPage
+                replay.offerRaw(try raw(replay), threads: threadCount)
             }
-            guard let bestLoad, let bestRaw else { continue }
-            load.append(bestLoad.side)
-            raw.append(bestRaw)
-            breakdown.append(Self.breakdown(bestLoad.report, threads: threadCount))
         }
         return Report(
-            items: count, pageSize: pageSize, rounds: rounds, pagesPerWalk: pagesPerWalk,
-            rowBatchesPerPage: rowBatchesPerPage, load: load, raw: raw, breakdown: breakdown,
-            ratio: load[load.count - 1].pagesPerSecond / raw[raw.count - 1].pagesPerSecond,
-            loadScaling: load[load.count - 1].pagesPerSecond / load[0].pagesPerSecond,
-            rawScaling: raw[raw.count - 1].pagesPerSecond / raw[0].pagesPerSecond)
+            items: count, pageSize: pageSize, rounds: rounds, threads: threads, target: target,
+            pagination: pagination.comparison(pageSize: pageSize), replay: replay.comparison(pageSize: pageSize))
+    }
+
+    /// The best rounds of one comparison, per thread count.
+    struct Accumulator {
+        var session: String
+        var pagesPerWalk: Int
+        var rowBatchSize: Int
+        var load: [Int: (side: Side, report: LoadReport)] = [:]
+        var raw: [Int: Side] = [:]
+
+        init(session: String, pagesPerWalk: Int, rowBatchSize: Int) {
+            self.session = session
+            self.pagesPerWalk = pagesPerWalk
+            self.rowBatchSize = rowBatchSize
+        }
+
+        mutating func offerLoad(_ report: LoadReport, threads: Int) {
+            let side = Side(
+                threads: threads, pages: report.pages, rows: report.rows, seconds: report.elapsedSeconds,
+                pagesPerSecond: report.pagesPerSecond)
+            if side.pagesPerSecond > load[threads]?.side.pagesPerSecond ?? -1 { load[threads] = (side, report) }
+        }
+
+        mutating func offerRaw(_ side: Side, threads: Int) {
+            if side.pagesPerSecond > raw[threads]?.pagesPerSecond ?? -1 { raw[threads] = side }
+        }
+
+        /// - Precondition: at least one round offered on each side.
+        func comparison(pageSize: Int) -> Comparison {
+            let best = load.sorted { $0.key < $1.key }.map(\.value)
+            let loadSides = best.map(\.side)
+            let rawSides = loadSides.compactMap { raw[$0.threads] }
+            precondition(!loadSides.isEmpty && rawSides.count == loadSides.count, "a round per thread count")
+            return Comparison(
+                session: session, pagesPerWalk: pagesPerWalk, rowBatchSize: rowBatchSize,
+                rowBatchesPerPage: (pageSize + rowBatchSize - 1) / rowBatchSize, load: loadSides, raw: rawSides,
+                breakdown: best.map { LoadBenchmark.breakdown($0.report, threads: $0.side.threads) },
+                ratio: loadSides[loadSides.count - 1].pagesPerSecond / rawSides[rawSides.count - 1].pagesPerSecond,
+                loadScaling: loadSides[loadSides.count - 1].pagesPerSecond / loadSides[0].pagesPerSecond,
+                rawScaling: rawSides[rawSides.count - 1].pagesPerSecond / rawSides[0].pagesPerSecond)
+        }
     }
 
     static func breakdown(_ report: LoadReport, threads: Int) -> Breakdown {

@@ -7,9 +7,10 @@ import Synchronization
 ///
 /// Each walk is what a session does to the store: the newest page, then More pages by keyset
 /// cursor (each with the store's "newer items exist" probe), and the rows of every page's items in
-/// `rowBatchesPerPage` `IN (…)` statements (sessions fetch rows as items enter the preload range,
-/// a few at a time, so the benchmark passes the sessions' measured average); a walk ends after `pagesPerWalk` pages and the next one starts
-/// at the top again, as a new session would.
+/// `IN (…)` statements of at most `rowBatchSize` ids (a pagination session fetches a page's rows in
+/// batches of the virtualizer's row batch limit; replay sessions fetch them as items enter the
+/// preload range, a few at a time, so the benchmark passes their measured average); a walk ends
+/// after `pagesPerWalk` pages and the next one starts at the top again, as a new session would.
 enum RawPageLoop {
     struct Failure: Error, CustomStringConvertible {
         var description: String
@@ -17,7 +18,7 @@ enum RawPageLoop {
 
     /// Runs for `seconds` wall seconds. - Returns: pages and rows fetched, and the seconds taken.
     static func run(
-        path: String, feed: Int64, threads: Int, pageSize: Int, pagesPerWalk: Int, rowBatchesPerPage: Int,
+        path: String, feed: Int64, threads: Int, pageSize: Int, pagesPerWalk: Int, rowBatchSize: Int,
         seconds: Double
     ) throws -> (pages: Int, rows: Int, seconds: Double) {
         let totals = Mutex((pages: 0, rows: 0, error: String?.none))
@@ -32,7 +33,7 @@ enum RawPageLoop {
                 do {
                     let counts = try loop(
                         path: path, feed: feed, pageSize: pageSize, pagesPerWalk: pagesPerWalk,
-                        rowBatchesPerPage: rowBatchesPerPage
+                        rowBatchSize: rowBatchSize
                     ) {
                         clock.now >= deadline
                     }
@@ -50,7 +51,7 @@ enum RawPageLoop {
     }
 
     private static func loop(
-        path: String, feed: Int64, pageSize: Int, pagesPerWalk: Int, rowBatchesPerPage: Int, done: () -> Bool
+        path: String, feed: Int64, pageSize: Int, pagesPerWalk: Int, rowBatchSize: Int, done: () -> Bool
     ) throws -> (pages: Int, rows: Int) {
         var db: OpaquePointer?
         guard sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, nil) == SQLITE_OK, let db else {
@@ -83,7 +84,7 @@ enum RawPageLoop {
         defer {
             for statement in [newest, after, newer] + rowStatements { sqlite3_finalize(statement) }
         }
-        let batchSize = max(1, (pageSize + rowBatchesPerPage - 1) / rowBatchesPerPage)
+        let batchSize = max(1, min(pageSize, rowBatchSize))
         var pages = 0
         var rowCount = 0
         var ids = [Int64](repeating: 0, count: pageSize + 1)

@@ -50,8 +50,9 @@ public struct LoadMetrics: Sendable {
     public var rows = 0
     /// Replay frames simulated by sessions.
     public var frames = 0
-    /// Wall time sessions spent inside their replays' frames, nanoseconds, including the queries
-    /// those frames ran (the rest of a worker's time is the scheduler's and idle time).
+    /// Wall time sessions spent inside their steps, nanoseconds: replay frames, or pagination
+    /// sessions' pages, including the queries they ran (the rest of a worker's time is the
+    /// scheduler's, the consistency checks' and idle time).
     public var replayNanoseconds: UInt64 = 0
     /// Items inserted by writers (and traces' `insert` events).
     public var inserted = 0

@@ -61,7 +61,8 @@ public struct LoadReport: Codable, Sendable {
     public var rowsPerSecond: Double
     /// Replay frames the sessions simulated.
     public var frames: Int
-    /// Wall seconds sessions spent in their replays' frames (queries included), over all workers.
+    /// Wall seconds sessions spent in their steps (replay frames, or pagination sessions' pages;
+    /// queries included), over all workers.
     public var replaySeconds: Double
     /// Wall seconds of the page and row queries, over all workers.
     public var querySeconds: Double

@@ -10,7 +10,9 @@ public struct LoadConfiguration: Sendable {
     /// The feed the sessions scroll and the writers insert into.
     public var feedName: String
     public var model: ArrivalModel
-    /// The traces the sessions replay.
+    /// What each session does: replay a trace (the default, `feedsim load`) or only page down.
+    public var session: SessionKind
+    /// The traces the sessions replay (replay sessions only).
     public var traces: SessionTraces
     /// The layout each session builds its own instance of (`feedsim replay`'s options; grid by default).
     public var layout: LayoutConfiguration
@@ -38,7 +40,7 @@ public struct LoadConfiguration: Sendable {
     public var pageSize: Int { replay.controller.pageSize }
 
     public init(
-        path: String, feedName: String, model: ArrivalModel,
+        path: String, feedName: String, model: ArrivalModel, session: SessionKind = .replay,
         traces: SessionTraces = .synthesized(models: [.skimmer, .flinger], durationSeconds: 30),
         layout: LayoutConfiguration = LayoutConfiguration(kind: .grid),
         replay: ReplayOptions = ReplayOptions(controller: FeedController.Configuration()),
@@ -48,6 +50,7 @@ public struct LoadConfiguration: Sendable {
         self.path = path
         self.feedName = feedName
         self.model = model
+        self.session = session
         self.traces = traces
         self.layout = layout
         self.replay = replay
@@ -61,6 +64,16 @@ public struct LoadConfiguration: Sendable {
         self.writerPreset = writerPreset
         self.seed = seed
     }
+}
+
+/// What each load session does.
+public enum SessionKind: Hashable, Sendable {
+    /// Replays a trace frame by frame through the whole engine (``ReplayLoadSession``): the load
+    /// `feedsim load` runs.
+    case replay
+    /// Pages down the feed as fast as the store answers, with a real controller but no frames
+    /// (``PaginationLoadSession``), ending after `pageBudget` page requests or at the end of the feed.
+    case pagination(pageBudget: Int)
 }
 
 /// A load configuration that cannot run, naming the field.

@@ -37,6 +37,9 @@ public final class LoadRunner: Sendable {
             guard !models.isEmpty else { throw fail("model", "at least one user model") }
             guard seconds > 0, seconds.isFinite else { throw fail("trace-duration", "must be a positive number of seconds") }
         }
+        if case .pagination(let budget) = configuration.session, budget < 1 {
+            throw fail("page-budget", "must be at least 1 page")
+        }
         guard configuration.workers >= 1 else { throw fail("workers", "must be at least 1") }
         switch configuration.model {
         case .closed(let sessions):
@@ -74,6 +77,11 @@ public final class LoadRunner: Sendable {
         ) { index in
             var options = configuration.replay
             options.seed = configuration.replay.seed &+ UInt64(index)
+            if case .pagination(let budget) = configuration.session {
+                return try PaginationLoadSession(
+                    index: index, pool: pool, feed: feed, mode: configuration.pagination,
+                    controller: options.controller, pageBudget: budget, insertPreset: preset, seed: options.seed)
+            }
             return try ReplayLoadSession(
                 index: index, pool: pool, feed: feed, mode: configuration.pagination,
                 trace: configuration.traces.trace(forSession: index, seed: configuration.seed),

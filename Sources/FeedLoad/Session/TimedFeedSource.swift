@@ -46,6 +46,7 @@ public final class TimedFeedSource: PageSource, RowSource {
 
     public func newest(limit: Int) throws -> Page {
         let page = try timed(.newest) { try store.newest(feed: feed, limit: limit) }
+        count(page)
         walks.append(page.items)
         return page
     }
@@ -61,12 +62,15 @@ public final class TimedFeedSource: PageSource, RowSource {
             page = try timed(.offset) { try store.offsetPage(feed: feed, offset: offset, limit: limit) }
             if walks.isEmpty { walks.append([]) }
         }
+        count(page)
         walks[walks.count - 1] += page.items
         return page
     }
 
     public func before(_ cursor: Cursor, limit: Int) throws -> Page {
-        try timed(.before) { try store.before(cursor, feed: feed, limit: limit) }
+        let page = try timed(.before) { try store.before(cursor, feed: feed, limit: limit) }
+        count(page)
+        return page
     }
 
     public func rows(ids: [Int64]) throws -> RowBatch {
@@ -89,15 +93,16 @@ public final class TimedFeedSource: PageSource, RowSource {
         rowCount = 0
     }
 
+    private func count(_ page: Page) {
+        pageCount += 1
+        itemCount += page.items.count
+    }
+
     private func timed<T>(_ kind: QueryKind, _ query: () throws -> T) throws -> T {
         let start = clock.now
         do {
             let result = try query()
             samples.append((kind, start.duration(to: clock.now).nanoseconds))
-            if let page = result as? Page {
-                pageCount += 1
-                itemCount += page.items.count
-            }
             return result
         } catch {
             errors.append(error)

@@ -88,29 +88,28 @@ import Testing
         #expect(controller.loadState(.top) == .endReached)
     }
 
-    @Test func upstreamInsertsMakeTheTopLoadableAndAViewportNearTheTopPrependsThem() throws {
+    @Test func upstreamInsertsWaitForAPullAndARefreshMergesThem() throws {
         var feed = ControllerTestFeed(items: controllerTestItems(20, through: 1))
         var controller = try make(feed, { _ in })
         // Items 0...2 visible: 3 items below the last visible one > 2, so no More.
         #expect(controller.viewportChanged(viewport(0, 2, 6), now: 20) == [])
         feed.items.insert(contentsOf: controllerTestItems(23, through: 21), at: 0)
-        let prepend = Request.expected(2, .top, .prepend, .before(controllerTestItem(20).cursor), limit: 2)
-        #expect(
-            controller.upstreamInserted(count: 3, now: 30)
-                == [.fetch(prepend), .phaseChanged(from: .idle, to: .prepend)])
+        // Counted for a "new posts" pill; nothing is loaded above the user's items unasked.
+        #expect(controller.upstreamInserted(count: 3, now: 30) == [])
         #expect(controller.newerItemsAvailable == 3)
-        // before(20, 2) = [22, 21], with 23 still above.
+        #expect(controller.loadState(.top) == .endReached)
+        #expect(controller.viewportChanged(viewport(0, 2, 6), now: 31) == [])
+        // A pull loads the newest page: newest(2) = [23, 22] does not reach item 20 (a gap), so the
+        // Refresh loads the items just above item 20: before(20, 2) = [22, 21], which overlaps the
+        // newest page, so the gap is closed and 23, 22, 21 are merged above item 20.
+        let refresh = Request.expected(2, .top, .refresh, .newest, limit: 2, generation: 1)
         #expect(
-            controller.pageArrived(prepend, page: feed.before(controllerTestItem(20).cursor, limit: 2), now: 40)
-                == [.apply(.prepend(controllerTestItems(22, through: 21))), .phaseChanged(from: .prepend, to: .idle)])
-        #expect(controller.loadState(.top) == .idle)
-        let last = Request.expected(3, .top, .prepend, .before(controllerTestItem(22).cursor), limit: 2)
+            controller.pullReleased(distance: 80, now: 40) == [.fetch(refresh), .phaseChanged(from: .idle, to: .refresh)])
+        let gap = Request.expected(3, .top, .gapFill, .before(controllerTestItem(20).cursor), limit: 2, generation: 1)
+        #expect(controller.pageArrived(refresh, page: feed.newest(limit: 2), now: 50) == [.fetch(gap)])
         #expect(
-            controller.viewportChanged(viewport(0, 2, 8), now: 41)
-                == [.fetch(last), .phaseChanged(from: .idle, to: .prepend)])
-        #expect(
-            controller.pageArrived(last, page: feed.before(controllerTestItem(22).cursor, limit: 2), now: 50)
-                == [.apply(.prepend([controllerTestItem(23)])), .phaseChanged(from: .prepend, to: .idle)])
+            controller.pageArrived(gap, page: feed.before(controllerTestItem(20).cursor, limit: 2), now: 60)
+                == [.apply(.prepend(controllerTestItems(23, through: 21))), .phaseChanged(from: .refresh, to: .idle)])
         #expect(controller.loadState(.top) == .endReached)
         #expect(controller.newerItemsAvailable == 0)
     }

@@ -1,0 +1,121 @@
+import FeedEngine
+import FeedModel
+import FeedReplay
+import FeedStore
+import Foundation
+import Testing
+
+@testable import FeedLoad
+
+@Suite struct PaginationLoadSessionTests {
+    /// A feed of ids 1…`count` (larger id = newer) and a session over it, pages of 10.
+    private func session(
+        count: Int64, pageBudget: Int, rowBatchLimit: Int, in database: TemporaryDatabase
+    ) throws -> PaginationLoadSession {
+        let store = try ItemStore(path: database.path)
+        let (feed, _) = try store.insert(items: (1...count).map(newItem), feedNamed: "home")
+        return try PaginationLoadSession(
+            index: 0, pool: ConnectionPool(path: database.path, feed: feed), feed: feed, mode: .keyset,
+            controller: FeedController.Configuration(pageSize: 10, initialLoadPages: 1), pageBudget: pageBudget,
+            rowBatchLimit: rowBatchLimit, insertPreset: try Preset.named("mixed"), seed: 1)
+    }
+
+    /// Steps until the session ends; returns the number of steps and the metrics.
+    private func runToEnd(_ session: PaginationLoadSession, limit: Int = 1_000) throws -> (steps: Int, LoadMetrics) {
+        var metrics = LoadMetrics()
+        var steps = 0
+        while steps < limit {
+            steps += 1
+            guard try session.step(&metrics) != nil else { break }
+        }
+        try session.finish(interrupted: false, &metrics)
+        return (steps, metrics)
+    }
+
+    @Test func aSessionPagesToTheEndOfTheFeedFetchingEachPagesRowsInBatches() throws {
+        let database = try TemporaryDatabase()
+        defer { database.cleanUp() }
+        let session = try session(count: 95, pageBudget: 100, rowBatchLimit: 4, in: database)
+        let (steps, metrics) = try runToEnd(session)
+        // 95 items in pages of 10: Init (95…86), then 8 full More pages and a last one of 5 (5…1).
+        #expect(steps == 10)
+        #expect(metrics.pages == 10)
+        #expect(metrics.latency[.newest]?.count == 1)
+        #expect(metrics.latency[.after]?.count == 9)
+        // Rows in batches of ≤ 4 ids: a page of 10 → 4 + 4 + 2 (3 statements), the last page of 5 → 4 + 1 (2).
+        // 9 × 3 + 2 = 29 statements, 95 rows.
+        #expect(metrics.latency[.rows]?.count == 29)
+        #expect(metrics.rows == 95)
+        #expect(session.walks.map { $0.map(\.id) } == [Array((1...95).reversed())])
+        #expect(metrics.notableSessions.isEmpty, "a clean session is not listed")
+        #expect(metrics.consistency == ConsistencyCount())
+        #expect(metrics.sessionsChecked == 1)
+    }
+
+    @Test func aSessionStopsAtItsPageBudget() throws {
+        let database = try TemporaryDatabase()
+        defer { database.cleanUp() }
+        let session = try session(count: 95, pageBudget: 3, rowBatchLimit: 50, in: database)
+        let (steps, metrics) = try runToEnd(session)
+        // Init + 2 Mores = 3 pages of 10 (95…66), each page's rows in one statement.
+        #expect(steps == 3)
+        #expect(metrics.pages == 3)
+        #expect(metrics.latency[.rows]?.count == 3)
+        #expect(metrics.rows == 30)
+        #expect(session.walks.map { $0.map(\.id) } == [Array((66...95).reversed())])
+    }
+
+    /// Six pagination sessions of 40 pages (pages of 10) at a time on 2 workers for 1 s while 2
+    /// writers insert 400 items/s at the head.
+    private func writeLoad(_ pagination: PaginationMode, path: String) -> LoadConfiguration {
+        LoadConfiguration(
+            path: path, feedName: "home", model: .closed(sessions: 6), session: .pagination(pageBudget: 40),
+            replay: ReplayOptions(controller: FeedController.Configuration(pageSize: 10, initialLoadPages: 1)),
+            timeScale: nil, pagination: pagination, durationSeconds: 1, workers: 2, writers: 2, writeRate: 400)
+    }
+
+    private func seededDatabase(count: Int) throws -> TemporaryDatabase {
+        let database = try TemporaryDatabase()
+        let store = try ItemStore(path: database.path)
+        var generator = ItemGenerator(preset: try Preset.named("mixed"), seed: 7)
+        try Seeder.seed(store, feedNamed: "home", generator: &generator, count: count)
+        return database
+    }
+
+    @Test func keysetPaginationSessionsSeeNoDuplicatesOrSkipsWhileWritersInsertAtTheHead() throws {
+        let database = try seededDatabase(count: 3_000)
+        defer { database.cleanUp() }
+        let report = try LoadRunner(configuration: writeLoad(.keyset, path: database.path)).run()
+        #expect(report.sessions.failed == 0 && report.errors.isEmpty)
+        #expect(report.sessions.completed >= 6, "sessions ran to their page budget and were replaced")
+        #expect(report.consistency.sessionsChecked == report.sessions.started)
+        #expect(report.inserted > 50, "the writers ran during the sessions")
+        #expect(report.frames == 0)
+        // Every page's items get their rows (pages of 10, one statement each).
+        #expect(report.rows == report.items)
+        #expect(report.latency["rows"]?.count == UInt64(report.pages))
+        #expect(report.consistency.duplicates == 0)
+        #expect(report.consistency.skips == 0)
+        #expect(!report.hasViolations)
+    }
+
+    @Test func offsetPaginationSessionsLoadDuplicatesUnderTheSameWrites() throws {
+        let database = try seededDatabase(count: 3_000)
+        defer { database.cleanUp() }
+        let report = try LoadRunner(configuration: writeLoad(.offset, path: database.path)).run()
+        #expect(report.sessions.failed == 0 && report.errors.isEmpty)
+        #expect(report.inserted > 50)
+        // Each More page that follows k inserts at the head repeats k items of the page before it.
+        #expect(report.consistency.duplicates > 0)
+    }
+
+    @Test func aPageBudgetBelowOneIsRejectedNamingTheField() throws {
+        let database = try seededDatabase(count: 100)
+        defer { database.cleanUp() }
+        var configuration = writeLoad(.keyset, path: database.path)
+        configuration.session = .pagination(pageBudget: 0)
+        #expect {
+            try LoadRunner(configuration: configuration)
+        } throws: { ($0 as? LoadConfigurationError)?.field == "page-budget" }
+    }
+}
