@@ -125,8 +125,11 @@ extension Virtualizer {
         sparePreloadIDs = preloadIDs
         assert(liveBefore - cellChange.recycled + cellChange.reused + cellChange.created == cellOfItem.count)
 
-        if visibleCellItemIDsStorage != previousVisibleCellItemIDs || !cellChange.entered.isEmpty
-            || !cellChange.left.isEmpty
+        // Only cells of visible items matter to the visible flags (a kind change re-enters the
+        // same id); cells entering off screen do not invalidate them. Plain scans, no hashing.
+        if visibleCellItemIDsStorage != previousVisibleCellItemIDs
+            || cellChange.entered.contains(where: visibleCellItemIDsStorage.contains)
+            || cellChange.left.contains(where: visibleCellItemIDsStorage.contains)
         {
             visibleGeneration &+= 1
         }
