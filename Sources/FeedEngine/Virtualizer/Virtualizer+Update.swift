@@ -46,14 +46,24 @@ extension Virtualizer {
         preloadIDs.removeAll(keepingCapacity: true)
         preloadIDs.reserveCapacity(elements.count)
         var supplementary: Set<SupplementaryKind> = []
+        // Last update's visible lists are refilled in place (no allocation unless a caller kept them).
         var visibleAttributes: [LayoutAttributes] = []
+        swap(&visibleAttributes, &visibleAttributesStorage)
+        visibleAttributes.removeAll(keepingCapacity: true)
         visibleAttributes.reserveCapacity(elements.count)
         var visibleItemIDs: [Int64?] = []
+        swap(&visibleItemIDs, &visibleItemIDsStorage)
+        visibleItemIDs.removeAll(keepingCapacity: true)
         visibleItemIDs.reserveCapacity(elements.count)
-        // Visible cells as plain values, for per-frame metrics (reused buffers: no allocation).
-        visibleCellFramesStorage.removeAll(keepingCapacity: true)
+        // Visible cells as plain values, for per-frame metrics. Reused buffers (no allocation),
+        // filled as locals (a stored property appended in the loop pays an exclusivity check each time).
+        var visibleCellFrames: [Rect] = []
+        swap(&visibleCellFrames, &visibleCellFramesStorage)
+        visibleCellFrames.removeAll(keepingCapacity: true)
+        var visibleCellItemIDs: [Int64] = []
+        swap(&visibleCellItemIDs, &previousVisibleCellItemIDs)
+        visibleCellItemIDs.removeAll(keepingCapacity: true)
         swap(&visibleCellItemIDsStorage, &previousVisibleCellItemIDs)
-        visibleCellItemIDsStorage.removeAll(keepingCapacity: true)
         var lowestVisible = Int.max
         var highestVisible = Int.min
         for attributes in elements {
@@ -74,8 +84,8 @@ extension Virtualizer {
                 if isVisible {
                     visibleAttributes.append(attributes)
                     visibleItemIDs.append(id)
-                    visibleCellFramesStorage.append(attributes.frame)
-                    visibleCellItemIDsStorage.append(id)
+                    visibleCellFrames.append(attributes.frame)
+                    visibleCellItemIDs.append(id)
                     lowestVisible = min(lowestVisible, index)
                     highestVisible = max(highestVisible, index)
                 }
@@ -127,12 +137,14 @@ extension Virtualizer {
 
         // Only cells of visible items matter to the visible flags (a kind change re-enters the
         // same id); cells entering off screen do not invalidate them. Plain scans, no hashing.
-        if visibleCellItemIDsStorage != previousVisibleCellItemIDs
-            || cellChange.entered.contains(where: visibleCellItemIDsStorage.contains)
-            || cellChange.left.contains(where: visibleCellItemIDsStorage.contains)
+        if visibleCellItemIDs != previousVisibleCellItemIDs
+            || cellChange.entered.contains(where: visibleCellItemIDs.contains)
+            || cellChange.left.contains(where: visibleCellItemIDs.contains)
         {
             visibleGeneration &+= 1
         }
+        visibleCellFramesStorage = visibleCellFrames
+        visibleCellItemIDsStorage = visibleCellItemIDs
         visibleCellIndexRange = lowestVisible <= highestVisible ? lowestVisible...highestVisible : nil
         liveSupplementaryKinds = supplementary
         visibleAttributesStorage = visibleAttributes
