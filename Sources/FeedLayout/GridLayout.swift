@@ -98,6 +98,8 @@ public final class GridLayout: CollectionLayout {
         let cols = periodicCandidates(
             start: insets.left, pitch: itemSize.width + spacing, length: itemSize.width,
             count: min(columns, itemCount), low: rect.minX, high: rect.maxX)
+        // Sized up front: growing the array element by element copied it several times per query.
+        result.reserveCapacity(result.count + rows.count * cols.count)
         for row in rows {
             for column in cols {
                 let index = row * columns + column

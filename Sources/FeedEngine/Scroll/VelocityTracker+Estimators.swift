@@ -1,40 +1,56 @@
 import Foundation
 
 extension VelocityTracker {
-    /// The first-order coefficient of the unweighted least-squares polynomial of `degree`
-    /// through `(times[i], values[i])`: the slope at t = 0. `nil` when the fit is degenerate
-    /// (fewer distinct times than coefficients).
+    /// The first-order coefficients of the unweighted least-squares polynomials of `degree`
+    /// through `(times[i], xs[i])` and `(times[i], ys[i])`: the slopes at t = 0. `nil` when the fit
+    /// is degenerate (fewer distinct times than coefficients).
     ///
     /// Solves the Vandermonde system by a QR decomposition (modified Gram–Schmidt), the
     /// method Android's `solveLeastSquares` and Flutter's `LeastSquaresSolver` both use; the
     /// normal equations lose too many digits when the times are a few milliseconds apart.
+    /// Q and R depend on the times alone, so one decomposition serves both axes (the scroll
+    /// model asks every frame while dragging); the matrices are flat arrays, column after column.
     /// - Complexity: O(n · degree²).
-    static func leastSquaresSlope(times: [Double], values: [Double], degree: Int) -> Double? {
+    static func leastSquaresSlopes(times: [Double], xs: [Double], ys: [Double], degree: Int) -> (x: Double, y: Double)? {
         let n = times.count
         let m = degree + 1
         guard n >= m, degree >= 1 else { return nil }
-        // Columns of A: a[j][i] = times[i]^j.
-        var q = (0..<m).map { j in times.map { pow($0, Double(j)) } }
-        var r = Array(repeating: Array(repeating: 0.0, count: m), count: m)
+        // Columns of A: q[j·n + i] = times[i]^j.
+        var q = [Double](repeating: 0, count: m * n)
+        for j in 0..<m {
+            for i in 0..<n { q[j * n + i] = pow(times[i], Double(j)) }
+        }
+        var r = [Double](repeating: 0, count: m * m)  // r[k·m + j]
         for j in 0..<m {
             for k in 0..<j {
-                let dot = zip(q[j], q[k]).reduce(0) { $0 + $1.0 * $1.1 }
-                r[k][j] = dot
-                for i in 0..<n { q[j][i] -= dot * q[k][i] }
+                var dot = 0.0
+                for i in 0..<n { dot += q[j * n + i] * q[k * n + i] }
+                r[k * m + j] = dot
+                for i in 0..<n { q[j * n + i] -= dot * q[k * n + i] }
             }
-            let norm = q[j].reduce(0) { $0 + $1 * $1 }.squareRoot()
+            var sumOfSquares = 0.0
+            for i in 0..<n { sumOfSquares += q[j * n + i] * q[j * n + i] }
+            let norm = sumOfSquares.squareRoot()
             // Times are in seconds; a column this small means repeated times (no information).
             guard norm > 1e-9 else { return nil }
-            for i in 0..<n { q[j][i] /= norm }
-            r[j][j] = norm
+            for i in 0..<n { q[j * n + i] /= norm }
+            r[j * m + j] = norm
         }
         // b = R⁻¹ Qᵀ y by back substitution.
-        var b = (0..<m).map { j in zip(q[j], values).reduce(0) { $0 + $1.0 * $1.1 } }
-        for j in stride(from: m - 1, through: 0, by: -1) {
-            for k in (j + 1)..<m { b[j] -= r[j][k] * b[k] }
-            b[j] /= r[j][j]
+        func slope(_ values: [Double]) -> Double {
+            var b = [Double](repeating: 0, count: m)
+            for j in 0..<m {
+                var dot = 0.0
+                for i in 0..<n { dot += q[j * n + i] * values[i] }
+                b[j] = dot
+            }
+            for j in stride(from: m - 1, through: 0, by: -1) {
+                for k in (j + 1)..<m { b[j] -= r[j * m + k] * b[k] }
+                b[j] /= r[j * m + j]
+            }
+            return b[1]
         }
-        return b[1]
+        return (slope(xs), slope(ys))
     }
 
     /// Android's impulse estimate (`calculateImpulseVelocity`): walking from the oldest

@@ -120,11 +120,9 @@ public struct VelocityTracker: Sendable, Hashable {
         switch configuration.strategy {
         case .leastSquares(let degree):
             let fitDegree = min(degree, samples.count - 1)
-            guard fitDegree >= 1,
-                let vx = Self.leastSquaresSlope(times: times, values: xs, degree: fitDegree),
-                let vy = Self.leastSquaresSlope(times: times, values: ys, degree: fitDegree)
+            guard fitDegree >= 1, let v = Self.leastSquaresSlopes(times: times, xs: xs, ys: ys, degree: fitDegree)
             else { return .zero }
-            return Point(x: vx, y: vy)
+            return Point(x: v.x, y: v.y)
         case .impulse:
             return Point(x: Self.impulseVelocity(times: times, values: xs),
                          y: Self.impulseVelocity(times: times, values: ys))

@@ -35,16 +35,37 @@ extension Virtualizer {
         // First pass, no hashing: the ids in each range in index order, and what is visible. Most
         // frames of a scroll find the same ids as the frame before (a new row of cells enters only
         // every few frames), and then nothing else has to be computed.
+        // The two lists reuse last frame's spare buffers: no allocation on most frames.
         var prefetchItems: [Item] = []
+        swap(&prefetchItems, &sparePrefetchItems)
+        prefetchItems.removeAll(keepingCapacity: true)
         prefetchItems.reserveCapacity(elements.count)
         var prefetchFirstIndex: Int?
         var preloadIDs: [Int64] = []
+        swap(&preloadIDs, &sparePreloadIDs)
+        preloadIDs.removeAll(keepingCapacity: true)
         preloadIDs.reserveCapacity(elements.count)
         var supplementary: Set<SupplementaryKind> = []
+        // Last update's visible lists are refilled in place (no allocation unless a caller kept them).
         var visibleAttributes: [LayoutAttributes] = []
+        swap(&visibleAttributes, &visibleAttributesStorage)
+        visibleAttributes.removeAll(keepingCapacity: true)
         visibleAttributes.reserveCapacity(elements.count)
         var visibleItemIDs: [Int64?] = []
+        swap(&visibleItemIDs, &visibleItemIDsStorage)
+        visibleItemIDs.removeAll(keepingCapacity: true)
         visibleItemIDs.reserveCapacity(elements.count)
+        // Visible cells as plain values, for per-frame metrics. Reused buffers (no allocation),
+        // filled as locals (a stored property appended in the loop pays an exclusivity check each time).
+        var visibleCellFrames: [Rect] = []
+        swap(&visibleCellFrames, &visibleCellFramesStorage)
+        visibleCellFrames.removeAll(keepingCapacity: true)
+        var visibleCellItemIDs: [Int64] = []
+        swap(&visibleCellItemIDs, &previousVisibleCellItemIDs)
+        visibleCellItemIDs.removeAll(keepingCapacity: true)
+        swap(&visibleCellItemIDsStorage, &previousVisibleCellItemIDs)
+        var lowestVisible = Int.max
+        var highestVisible = Int.min
         for attributes in elements {
             let inPrefetch = attributes.frame.intersects(prefetchRect)
             let isVisible = attributes.frame.intersects(visibleRect)
@@ -63,6 +84,10 @@ extension Virtualizer {
                 if isVisible {
                     visibleAttributes.append(attributes)
                     visibleItemIDs.append(id)
+                    visibleCellFrames.append(attributes.frame)
+                    visibleCellItemIDs.append(id)
+                    lowestVisible = min(lowestVisible, index)
+                    highestVisible = max(highestVisible, index)
                 }
             case .supplementary(let kind):
                 if inPrefetch { supplementary.insert(kind) }
@@ -83,7 +108,7 @@ extension Virtualizer {
         var rowChange = RowChange()
         if prefetchItems != lastPrefetchItems || preloadIDs != lastPreloadIDs || prefetchFirstIndex != lastPrefetchFirstIndex {
             // Second pass, only when a range's membership changed: sets and distances.
-            var prefetchCells: [(attributes: LayoutAttributes, item: Item)] = []
+            var prefetchCells: [(indexPath: IndexPath, item: Item)] = []
             prefetchCells.reserveCapacity(prefetchItems.count)
             var prefetchItemIDs = Set<Int64>(minimumCapacity: prefetchItems.count)
             var preloadEntries: [(item: Item, distance: Double, index: Int)] = []
@@ -93,7 +118,7 @@ extension Virtualizer {
                 let index = attributes.indexPath.item
                 let item = items[index]
                 if attributes.frame.intersects(prefetchRect), prefetchItemIDs.insert(item.id).inserted {
-                    prefetchCells.append((attributes, item))
+                    prefetchCells.append((attributes.indexPath, item))
                 }
                 if attributes.frame.intersects(preloadRect), newPreloadIDs.insert(item.id).inserted {
                     preloadEntries.append((item, axis.distance(between: attributes.frame, and: visibleRect), index))
@@ -101,12 +126,26 @@ extension Virtualizer {
             }
             cellChange = updateCells(prefetchCells: prefetchCells, prefetchItemIDs: prefetchItemIDs)
             rowChange = updateRows(preloadEntries: preloadEntries, newPreloadIDs: newPreloadIDs)
-            lastPrefetchItems = prefetchItems
-            lastPreloadIDs = preloadIDs
+            swap(&lastPrefetchItems, &prefetchItems)
+            swap(&lastPreloadIDs, &preloadIDs)
             lastPrefetchFirstIndex = prefetchFirstIndex
         }
+        // Whichever lists are not kept are next frame's spare buffers.
+        sparePrefetchItems = prefetchItems
+        sparePreloadIDs = preloadIDs
         assert(liveBefore - cellChange.recycled + cellChange.reused + cellChange.created == cellOfItem.count)
 
+        // Only cells of visible items matter to the visible flags (a kind change re-enters the
+        // same id); cells entering off screen do not invalidate them. Plain scans, no hashing.
+        if visibleCellItemIDs != previousVisibleCellItemIDs
+            || cellChange.entered.contains(where: visibleCellItemIDs.contains)
+            || cellChange.left.contains(where: visibleCellItemIDs.contains)
+        {
+            visibleGeneration &+= 1
+        }
+        visibleCellFramesStorage = visibleCellFrames
+        visibleCellItemIDsStorage = visibleCellItemIDs
+        visibleCellIndexRange = lowestVisible <= highestVisible ? lowestVisible...highestVisible : nil
         liveSupplementaryKinds = supplementary
         visibleAttributesStorage = visibleAttributes
         visibleItemIDsStorage = visibleItemIDs
@@ -139,7 +178,7 @@ extension Virtualizer {
     /// Recycles cells whose item left (or changed kind), then gives each entering item a cell
     /// from its kind's pool or a new one, then trims the pool.
     private func updateCells(
-        prefetchCells: [(attributes: LayoutAttributes, item: Item)], prefetchItemIDs: Set<Int64>
+        prefetchCells: [(indexPath: IndexPath, item: Item)], prefetchItemIDs: Set<Int64>
     ) -> CellChange {
         var change = CellChange()
 
@@ -149,46 +188,49 @@ extension Virtualizer {
         for (itemID, cellID) in cellOfItem where !prefetchItemIDs.contains(itemID) {
             leaving.append(cellID)
         }
-        for (attributes, item) in prefetchCells {
+        for (indexPath, item) in prefetchCells {
             if let cellID = cellOfItem[item.id] {
                 if cells[cellID]!.kind != item.kind {
                     leaving.append(cellID)
                 } else {
-                    cells[cellID]!.indexPath = attributes.indexPath
+                    cells[cellID]!.indexPath = indexPath
                 }
             }
         }
         leaving.sort()
         for cellID in leaving {
-            let itemID = cells[cellID]!.itemID!
+            // One lookup to read and one to write back, not one per field.
+            var cell = cells[cellID]!
+            let itemID = cell.itemID!
             cellOfItem[itemID] = nil
-            cells[cellID]!.itemID = nil
-            cells[cellID]!.indexPath = nil
-            cells[cellID]!.boundRowItemID = nil
-            pool.push(cellID: cellID, kind: cells[cellID]!.kind)
+            cell.itemID = nil
+            cell.indexPath = nil
+            cell.boundRowItemID = nil
+            pool.push(cellID: cellID, kind: cell.kind)
+            cells[cellID] = cell
             change.left.append(itemID)
         }
         change.recycled = leaving.count
 
         // 2. Entering, in layout order.
-        for (attributes, item) in prefetchCells where cellOfItem[item.id] == nil {
-            let cellID: Int
+        for (indexPath, item) in prefetchCells where cellOfItem[item.id] == nil {
+            var cell: VirtualizerCell
             if let pooled = pool.pop(kind: item.kind) {
-                cellID = pooled
+                cell = cells[pooled]!
                 change.reused += 1
             } else {
-                cellID = nextCellID
+                cell = VirtualizerCell(id: nextCellID, kind: item.kind, itemID: nil, indexPath: nil)
                 nextCellID += 1
-                cells[cellID] = VirtualizerCell(id: cellID, kind: item.kind, itemID: nil, indexPath: nil)
                 change.created += 1
             }
-            precondition(cells[cellID]!.kind == item.kind, "reuse pool handed out a cell of another kind")
+            precondition(cell.kind == item.kind, "reuse pool handed out a cell of another kind")
             let hasRow = rowCache.row(for: item.id) != nil
-            cells[cellID]!.itemID = item.id
-            cells[cellID]!.indexPath = attributes.indexPath
-            cells[cellID]!.boundRowItemID = hasRow ? item.id : nil  // prepareForReuse, then bind
+            cell.itemID = item.id
+            cell.indexPath = indexPath
+            cell.boundRowItemID = hasRow ? item.id : nil  // prepareForReuse, then bind
             if hasRow { counters.rowsBound += 1 }
-            cellOfItem[item.id] = cellID
+            cells[cell.id] = cell
+            cellOfItem[item.id] = cell.id
             change.entered.append(item.id)
         }
 

@@ -76,6 +76,9 @@ public final class Virtualizer {
     /// and no row is needed, so the set work is skipped.
     var lastPrefetchItems: [Item] = []
     var lastPreloadIDs: [Int64] = []
+    /// Spare buffers for the next update's two lists (kept to avoid two allocations per frame).
+    var sparePrefetchItems: [Item] = []
+    var sparePreloadIDs: [Int64] = []
     /// Layout index of the first prefetch cell at the last update: a prepend shifts every index
     /// (live cells' index paths must follow) while the ids stay the same.
     var lastPrefetchFirstIndex: Int?
@@ -83,6 +86,16 @@ public final class Virtualizer {
     /// Elements intersecting the viewport after the last update, in layout order.
     var visibleAttributesStorage: [LayoutAttributes] = []
     var visibleItemIDsStorage: [Int64?] = []
+    /// The visible cells alone, as plain values (no enum payload to retain): what per-frame
+    /// metrics read without copying ``LayoutAttributes``.
+    var visibleCellFramesStorage: [Rect] = []
+    var visibleCellItemIDsStorage: [Int64] = []
+    /// The previous update's visible cell items (swapped with the current list each update).
+    var previousVisibleCellItemIDs: [Int64] = []
+    public internal(set) var visibleCellIndexRange: ClosedRange<Int>?
+    /// Bumped whenever the visible cells' items change or a cell enters or leaves: while it and
+    /// `counters.rowsBound` stay the same, ``visibleCellRowBound`` stays the same.
+    public internal(set) var visibleGeneration = 0
     public internal(set) var lastUpdate: VirtualizerUpdate?
 
     /// Cumulative counts.
@@ -203,4 +216,21 @@ extension Virtualizer {
 
     /// Items intersecting the viewport after the last update, in layout order.
     public var visibleItemIDs: [Int64] { visibleItemIDsStorage.compactMap { $0 } }
+
+    /// Frames of the cells intersecting the viewport after the last update, in layout order
+    /// (the cells of ``visibleAttributes``), points.
+    public var visibleCellFrames: [Rect] { visibleCellFramesStorage }
+
+    /// Items of the cells intersecting the viewport after the last update, in layout order
+    /// (same as ``visibleItemIDs``, aligned with ``visibleCellFrames``).
+    public var visibleCellItemIDs: [Int64] { visibleCellItemIDsStorage }
+
+    /// Whether each visible cell shows its full row, aligned with ``visibleCellFrames``.
+    /// Unchanged while ``visibleGeneration`` and `counters.rowsBound` are.
+    /// - Complexity: O(k) hash lookups for k visible cells.
+    public var visibleCellRowBound: [Bool] {
+        visibleCellItemIDsStorage.map { itemID in
+            cellOfItem[itemID].flatMap { cells[$0] }?.isRowBound ?? false
+        }
+    }
 }

@@ -15,20 +15,16 @@ extension ReplaySession {
     }
 
     /// Tells the controller where the viewport is (the More trigger checks the distance to the end).
-    /// - Parameter visible: the elements in the viewport when the caller has them (the virtualizer's
-    ///   last update), else the layout is asked.
-    func reportViewport(visible: [LayoutAttributes]? = nil) {
+    /// - Parameter fromVirtualizer: take the visible index range from the virtualizer's last
+    ///   update (it has just asked the layout), else ask the layout.
+    func reportViewport(fromVirtualizer: Bool = false) {
         let viewport: FeedController.Viewport
-        if let visible {
-            var first: Int?
-            var last: Int?
-            for attributes in visible where attributes.category == .cell {
-                first = min(first ?? attributes.indexPath.item, attributes.indexPath.item)
-                last = max(last ?? attributes.indexPath.item, attributes.indexPath.item)
-            }
+        if fromVirtualizer {
+            let visible = virtualizer.visibleCellIndexRange
             viewport = FeedController.Viewport(
                 contentOffset: scroll.offset, viewportLength: axis.length(of: scroll.viewport),
-                contentLength: axis.length(of: layout.contentSize), firstVisibleIndex: first, lastVisibleIndex: last)
+                contentLength: axis.length(of: layout.contentSize), firstVisibleIndex: visible?.lowerBound,
+                lastVisibleIndex: visible?.upperBound)
         } else {
             viewport = FeedController.Viewport(layout: layout, contentOffset: scroll.contentOffset, axis: axis)
         }

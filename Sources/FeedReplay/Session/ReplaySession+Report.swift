@@ -2,10 +2,10 @@ import FeedEngine
 import FeedLayout
 import FeedModel
 
-/// Whether each visible element showed its row, as of the last change of the visible items or
-/// of the rows bound (see ``ReplaySession/record(_:)``).
+/// Whether each visible cell showed its row, as of the last change of the visible cells or of
+/// the rows bound (see ``ReplaySession/record(_:)``).
 struct VisibleCache {
-    var ids: [Int64] = []
+    var generation = -1
     var rowsBound = -1
     var bound: [Bool] = []
 }
@@ -16,29 +16,22 @@ extension ReplaySession {
         let rect = viewportRect
         let area = rect.width * rect.height
         var rowMissing = 0.0
-        var firstVisible: Int?
-        var lastVisible: Int?
         var anyContent = false
-        // Which visible cells show their row changes only when the visible items change or a row
+        // Which visible cells show their row changes only when the visible cells change or a row
         // is bound; between those frames only the overlaps move (cheap), not the cell lookups.
-        let visibleIDs = virtualizer.visibleItemIDs
-        let visibleAttributes = virtualizer.visibleAttributes
-        if visibleIDs != visibleCache.ids || virtualizer.counters.rowsBound != visibleCache.rowsBound
-            || visibleAttributes.count != visibleCache.bound.count
+        if virtualizer.visibleGeneration != visibleCache.generation
+            || virtualizer.counters.rowsBound != visibleCache.rowsBound
         {
-            let elements = virtualizer.visibleElements
+            let bound = virtualizer.visibleCellRowBound
             visibleCache = VisibleCache(
-                ids: visibleIDs, rowsBound: virtualizer.counters.rowsBound, bound: elements.map(\.isRowBound))
-            for element in elements where element.isRowBound {
-                if let id = element.itemID { distinctShown.insert(id) }
+                generation: virtualizer.visibleGeneration, rowsBound: virtualizer.counters.rowsBound, bound: bound)
+            for (id, isBound) in zip(virtualizer.visibleCellItemIDs, bound) where isBound {
+                distinctShown.insert(id)
             }
         }
-        for (attributes, isBound) in zip(visibleAttributes, visibleCache.bound)
-        where attributes.category == .cell {
-            let item = attributes.indexPath.item
-            firstVisible = min(firstVisible ?? item, item)
-            lastVisible = max(lastVisible ?? item, item)
-            guard let overlap = attributes.frame.intersection(rect) else { continue }
+        // Plain frames, not layout attributes: no enum payload copied per element per frame.
+        for (frame, isBound) in zip(virtualizer.visibleCellFrames, visibleCache.bound) {
+            guard let overlap = frame.intersection(rect) else { continue }
             if isBound {
                 anyContent = true
             } else {
@@ -52,7 +45,7 @@ extension ReplaySession {
         let cost = options.costs.frameCost(
             layoutChanged: layoutChangedThisFrame, created: update.cellsCreated, reused: update.cellsReused,
             bound: bound)
-        let visibleRange = firstVisible.flatMap { first in lastVisible.map { first...$0 } }
+        let visibleRange = virtualizer.visibleCellIndexRange
         metrics.record(
             FrameSample(
                 t: now, offset: scroll.offset, anchorShift: anchorShiftThisFrame, contentOffset: (scroll.contentOffset.x, scroll.contentOffset.y),

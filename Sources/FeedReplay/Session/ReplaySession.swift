@@ -142,7 +142,7 @@ public final class ReplaySession {
         invalidateForBounds()
         let update = updateVirtualizer()
         // The virtualizer has just asked the layout what is visible: reuse that for the controller.
-        reportViewport(visible: virtualizer.visibleAttributes)
+        reportViewport(fromVirtualizer: true)
         try issueRowFetches(update.rowFetches)
         record(update)
         frame += 1
