@@ -96,7 +96,7 @@ extension FeedController {
         if loaded.isEmpty { noteEmpty(page, direction: .bottom) }
         items = loaded
         pageSizes = chunked(loaded.count)
-        emit(.replace(loaded))
+        emit(.replace(loaded), listWasEmpty: true)
         top = .endReached
         newerItemsAvailable = 0
         bottom = page.hasMoreAfter && !loaded.isEmpty ? .idle : .endReached
@@ -141,7 +141,7 @@ extension FeedController {
             if !newest.isEmpty {
                 items = newest
                 pageSizes = [newest.count]
-                emit(.replace(newest))
+                emit(.replace(newest), listWasEmpty: true)
             }
             reachTop()
             if case .loading = bottom {} else { bottom = page.hasMoreAfter && !newest.isEmpty ? .idle : .endReached }

@@ -22,6 +22,8 @@ extension FeedController {
             let previous = controller.viewport
             controller.viewport = viewport
             controller.viewportIsCurrent = true
+            controller.topExtent.observe(viewport)
+            controller.bottomExtent.observe(viewport)
             controller.reviveOnReturn(from: previous, to: viewport)
             controller.checkTriggers()
         }
@@ -114,10 +116,10 @@ extension FeedController {
     /// Fires More and prepends the current viewport asks for.
     mutating func checkTriggers() {
         guard stage == .running, viewportIsCurrent, let viewport else { return }
-        if case .idle = bottom, !items.isEmpty, isWithinPrefetchOfEnd(viewport) {
+        if case .idle = bottom, !items.isEmpty, !bottomExtent.isStalled, isWithinPrefetchOfEnd(viewport) {
             issue(.more, attempt: 1)
         }
-        if case .idle = top, isWithinPrefetchOfStart(viewport) {
+        if case .idle = top, !topExtent.isStalled, isWithinPrefetchOfStart(viewport) {
             issue(.prepend, attempt: 1)
         }
     }
@@ -183,9 +185,27 @@ extension FeedController {
     }
 
     /// Records an `.apply` and stops trusting the viewport until the driver reports it again.
-    mutating func emit(_ change: FeedChange) {
+    /// Starts (or ends) the watch over the extent the change adds at its end (``ExtentWatch``).
+    /// - Parameter listWasEmpty: a `.replace` of an empty list (Init): it adds at the bottom.
+    mutating func emit(_ change: FeedChange, listWasEmpty: Bool = false) {
         pending.append(.apply(change))
         viewportIsCurrent = false
+        switch change {
+        case .append:
+            bottomExtent.watch(from: viewport)
+        case .prepend:
+            topExtent.watch(from: viewport)
+        case .replace:
+            topExtent.reset()
+            bottomExtent.reset()
+            if listWasEmpty { bottomExtent.watch(from: viewport) }
+        case .dropFirst:
+            topExtent.reset()
+            bottomExtent.before = nil
+        case .dropLast:
+            bottomExtent.reset()
+            topExtent.before = nil
+        }
         guard var shifted = viewport else { return }
         switch change {
         case .append, .dropLast:

@@ -27,6 +27,16 @@ import FeedModel
 /// - After every ``FeedAction/apply(_:)`` the controller does not trust its viewport until the driver
 ///   reports the new geometry with ``viewportChanged(_:now:)``: that call is "the check right after
 ///   a page is applied" (the controller cannot know the new content length before the layout does).
+/// - Short content: the prefetch distance is measured from the viewport's edge to the end of the
+///   content, so content that ends inside the viewport (a negative distance) fires More without any
+///   scrolling, page after page, until the viewport is filled or the feed ends.
+/// - Pages that add no extent: when a page applied at one end (More's append, or Init's list at the
+///   bottom; a prepend at the top) left the content length no greater than before and the viewport
+///   did not move (the same content offset and viewport length in the report after it), that end
+///   stalls: nothing loads there until the viewport moves or the content grows. Without it a layout
+///   whose content never grows with items (a strip, a grid with more columns than items) would load
+///   the whole feed under the short-content rule. Replacing a non-empty list or dropping pages ends
+///   the watch (``viewportChanged(_:now:)`` is where the check runs).
 /// - End of feed: the bottom stays `endReached` (no request on bounces) until page dropping unloads
 ///   bottom pages or a Refresh replaces the list. The top is `endReached` after Init and after each
 ///   Refresh; ``upstreamInserted(count:now:)`` only counts the new items (``newerItemsAvailable``, a
@@ -60,6 +70,9 @@ public struct FeedController: Sendable {
     var viewport: Viewport?
     /// False from an `.apply` until the next `viewportChanged`.
     var viewportIsCurrent = false
+    /// What the last page at each end added along the scroll axis (see `FeedController+Extent.swift`).
+    var topExtent = ExtentWatch()
+    var bottomExtent = ExtentWatch()
     /// Actions collected during one event.
     var pending: [FeedAction] = []
 
