@@ -5,7 +5,8 @@ extension FeedController {
     /// to the end of the loaded content at which More (bottom) or a prepend (top) fires.
     ///
     /// A load fires when the distance is **at most** this value, so content shorter than the
-    /// viewport (a negative distance) always triggers.
+    /// viewport (a negative distance) triggers, page after page, unless the last page at that end
+    /// added no extent and the viewport has not moved since (see ``FeedController``'s rules).
     public enum PrefetchDistance: Hashable, Sendable, Codable {
         /// Points between the viewport's edge and the end of the content.
         case points(Double)

@@ -14,6 +14,8 @@ extension FeedController {
     /// The viewport moved or the content changed (report it after applying every ``FeedAction/apply(_:)``).
     /// Fires More when the distance from the viewport's bottom to the end of the content is at most the
     /// prefetch distance, and a prepend when the top is loadable and the viewport is that close to the start.
+    /// The report right after a page is applied also decides whether that page added extent; an end
+    /// whose page added none waits until the viewport moves or the content grows.
     /// - Parameters:
     ///   - viewport: the geometry along the scroll axis.
     ///   - now: milliseconds.
