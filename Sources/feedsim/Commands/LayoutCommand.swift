@@ -179,7 +179,8 @@ struct LayoutReport: Encodable {
 
     /// The human-readable form: one line per element.
     var text: String {
-        func n(_ value: Double) -> String { value == value.rounded() ? String(Int(value)) : String(value) }
+        // Whole numbers without ".0", but only where Int can hold them (offsets may be huge).
+        func n(_ value: Double) -> String { value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value) }
         var lines = [
             "content size \(n(contentSize.width)) x \(n(contentSize.height))",
             "rect (\(n(rect.x)), \(n(rect.y)), \(n(rect.width)), \(n(rect.height))): \(elements.count) element(s)",
