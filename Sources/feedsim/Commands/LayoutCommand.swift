@@ -95,7 +95,7 @@ private func feedSizes(_ source: FeedPageSource, count: Int?) throws -> [Size] {
     if let path = arguments.value("--svg") {
         let drawing = layout.svgDrawing(viewport: rect)
         do {
-            try Data(drawing.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+            try writeOutput(Data(drawing.utf8), to: path, option: "--svg")
         } catch {
             throw CommandFailure("\(path): cannot write the SVG drawing: \(error.localizedDescription)")
         }
