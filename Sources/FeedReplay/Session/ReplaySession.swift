@@ -141,6 +141,7 @@ public final class ReplaySession {
         scroll.step(to: now)
         invalidateForBounds()
         let update = updateVirtualizer()
+        measureConfiguredCells(update)
         // The virtualizer has just asked the layout what is visible: reuse that for the controller.
         reportViewport(fromVirtualizer: true)
         try issueRowFetches(update.rowFetches)
