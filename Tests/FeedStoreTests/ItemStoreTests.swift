@@ -190,3 +190,21 @@ import Testing
         #expect(try setup.stats().totalItems == 100)  // 4 × 25
     }
 }
+
+@Suite struct StatementTests {
+    @Test func aFailedBindIsThrownByTheNextStepAndClearedByReset() throws {
+        let connection = try Connection(path: ":memory:")
+        let statement = try connection.prepare("SELECT ?1")
+        statement.bind(Int64(1), at: 5)  // one parameter only: SQLITE_RANGE (25)
+        #expect(throws: SQLiteError.self) { _ = try statement.step() }
+        do {
+            _ = try statement.step()
+        } catch let error as SQLiteError {
+            #expect(error.code == 25)
+        }
+        statement.reset()
+        statement.bind(Int64(7), at: 1)
+        #expect(try statement.step())
+        #expect(statement.int64(at: 0) == 7)
+    }
+}
