@@ -48,6 +48,15 @@ public protocol CollectionLayout: AnyObject {
     /// change, in points along the scroll axis, that keeps the visible items still when the
     /// item lies above `contentOffset`. Layouts that do not self-size return 0 and ignore it.
     func setMeasuredSize(_ size: Size, forItemAt index: Int, contentOffset: Point) -> Double
+
+    /// Whether cells must be measured when they are configured (estimated sizes until then, as
+    /// `UITableView.estimatedRowHeight`): the driver then calls ``setMeasuredSize(_:forItemAt:contentOffset:)``.
+    var isSelfSizing: Bool { get }
+}
+
+extension CollectionLayout {
+    /// Layouts place items from their intrinsic sizes up front unless they say otherwise.
+    public var isSelfSizing: Bool { false }
 }
 
 /// A layout configuration that cannot lay anything out.

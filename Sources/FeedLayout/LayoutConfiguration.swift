@@ -168,12 +168,21 @@ enum Check {
     }
 
     /// Intrinsic sizes: finite and ≥ 0; the error names the first bad one as `sizes[i]`.
+    /// Largest intrinsic width or height accepted, points (a million points is ~3,000 phone screens).
+    static let maxIntrinsicSide = 1_000_000.0
+
     static func sizes(_ sizes: [Size]) throws {
         for (index, size) in sizes.enumerated() {
             guard size.width.isFinite, size.height.isFinite, size.width >= 0, size.height >= 0 else {
                 throw LayoutError.invalidParameter(
                     name: "sizes[\(index)]", value: "\(size.width)x\(size.height)",
                     reason: "an intrinsic size must be finite and ≥ 0")
+            }
+            // Content sizes are sums of item sizes: bounded items keep them finite for any count.
+            guard size.width <= maxIntrinsicSide, size.height <= maxIntrinsicSide else {
+                throw LayoutError.invalidParameter(
+                    name: "sizes[\(index)]", value: "\(size.width)x\(size.height)",
+                    reason: "an intrinsic side is at most \(Int(maxIntrinsicSide)) pt")
             }
         }
     }

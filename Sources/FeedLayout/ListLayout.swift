@@ -154,6 +154,9 @@ public final class ListLayout: CollectionLayout {
     /// are moved lazily (first invalid index). Out-of-range indices and NaN or negative heights
     /// are ignored (returns 0).
     /// - Complexity: O(1), plus recomputing tops down to the row if they were invalid.
+    /// Rows are measured when configured only when an estimated height stands in for them.
+    public var isSelfSizing: Bool { configuration.estimatedHeight != nil }
+
     public func setMeasuredSize(_ size: Size, forItemAt index: Int, contentOffset: Point) -> Double {
         guard index >= 0, index < storage.count, size.height.isFinite, size.height >= 0 else { return 0 }
         storage.validate(through: index, spacing: spacing)

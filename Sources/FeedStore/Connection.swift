@@ -34,6 +34,11 @@ final class Connection {
         sqlite3_busy_timeout(db, Self.busyTimeoutMilliseconds)
         do {
             try execute("PRAGMA foreign_keys = ON")
+            // Someone else's database (tables, no FeedSim schema version) is refused before anything,
+            // journal mode included, is changed in it.
+            if try scalarInt("PRAGMA user_version") == 0, try scalarInt("SELECT count(*) FROM sqlite_master") > 0 {
+                throw StoreError.foreignDatabase(path: path)
+            }
             if path != ":memory:" && !path.isEmpty {
                 let mode = try scalarText("PRAGMA journal_mode = WAL")
                 guard mode.lowercased() == "wal" else {

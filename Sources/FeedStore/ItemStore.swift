@@ -109,6 +109,7 @@ public final class ItemStore {
     /// - Complexity: O(log f).
     @discardableResult
     public func createFeed(named name: String) throws -> FeedID {
+        guard !name.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { throw StoreError.emptyFeedName }
         if let id = try feedID(named: name) { return id }
         let statement = try connection.cachedStatement("INSERT OR IGNORE INTO feeds (name) VALUES (?)")
         statement.bind(name, at: 1)

@@ -31,30 +31,42 @@ final class Statement {
 
     // MARK: Binding
 
+    /// The first failed bind since the last reset (e.g. `SQLITE_TOOBIG` for a huge text), thrown by
+    /// the next ``step()``: binds stay non-throwing at the call sites, and no failure is lost.
+    private var bindFailure: SQLiteError?
+
+    private func checkBind(_ code: Int32) {
+        if code != SQLITE_OK, bindFailure == nil {
+            bindFailure = SQLiteError.capture(database, code: code, sql: sql, path: path)
+        }
+    }
+
     func bind(_ value: Int64, at index: Int32) {
-        sqlite3_bind_int64(handle, index, value)
+        checkBind(sqlite3_bind_int64(handle, index, value))
     }
 
     func bind(_ value: Int, at index: Int32) {
-        sqlite3_bind_int64(handle, index, Int64(value))
+        checkBind(sqlite3_bind_int64(handle, index, Int64(value)))
     }
 
     func bind(_ value: Double, at index: Int32) {
-        sqlite3_bind_double(handle, index, value)
+        checkBind(sqlite3_bind_double(handle, index, value))
     }
 
     func bind(_ value: String, at index: Int32) {
         var value = value
-        _ = value.withUTF8 { bytes in
-            bytes.withMemoryRebound(to: CChar.self) { chars in
+        let code = value.withUTF8 { bytes in
+            bytes.withMemoryRebound(to: CChar.self) { chars -> Int32 in
                 // An empty String may have no base address: bind a zero-length text then.
-                if let base = chars.baseAddress {
-                    sqlite3_bind_text(handle, index, base, Int32(chars.count), feedsim_sqlite_transient())
-                } else {
-                    sqlite3_bind_text(handle, index, "", 0, feedsim_sqlite_transient())
+                guard let base = chars.baseAddress else {
+                    return sqlite3_bind_text(handle, index, "", 0, feedsim_sqlite_transient())
                 }
+                // Longer than SQLite's 32-bit length: report it as SQLite's "string or blob too big".
+                guard let length = Int32(exactly: chars.count) else { return SQLITE_TOOBIG }
+                return sqlite3_bind_text(handle, index, base, length, feedsim_sqlite_transient())
             }
         }
+        checkBind(code)
     }
 
     // MARK: Stepping
@@ -63,6 +75,7 @@ final class Statement {
     /// - Throws: ``SQLiteError`` with this statement's SQL.
     @inline(__always)
     func step() throws -> Bool {
+        if let failure = bindFailure { throw failure }
         let code = sqlite3_step(handle)
         if code == SQLITE_ROW { return true }
         if code == SQLITE_DONE { return false }
@@ -79,6 +92,7 @@ final class Statement {
     func reset() {
         sqlite3_reset(handle)
         sqlite3_clear_bindings(handle)
+        bindFailure = nil
     }
 
     // MARK: Columns

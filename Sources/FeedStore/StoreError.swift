@@ -10,6 +10,10 @@ public enum StoreError: Error, CustomStringConvertible, Sendable, Equatable {
     case newerSchema(path: String, version: Int, newestKnown: Int)
     /// No feed has this name.
     case unknownFeed(String, known: [String])
+    /// A feed name that is empty or only white space.
+    case emptyFeedName
+    /// An SQLite file that already holds tables but no FeedSim schema (`user_version` 0): left untouched.
+    case foreignDatabase(path: String)
     /// An id given to ``ItemStore/insert(items:feed:)`` already exists.
     case duplicateID(Int64)
     /// A resource directory or file (`Schema/`, `Seeds/`) is missing or malformed.
@@ -24,6 +28,10 @@ public enum StoreError: Error, CustomStringConvertible, Sendable, Equatable {
         case .newerSchema(let path, let version, let newestKnown):
             return "\(path): schema version \(version) is newer than this feedsim knows (\(newestKnown)); "
                 + "use a newer feedsim"
+        case .emptyFeedName:
+            return "a feed name cannot be empty"
+        case .foreignDatabase(let path):
+            return "\(path): an SQLite database, but not a FeedSim one (it has tables and no FeedSim schema version); left untouched"
         case .unknownFeed(let name, let known):
             return "unknown feed '\(name)'" + (known.isEmpty ? " (the database has no feed)" : " (feeds: \(known.joined(separator: ", ")))")
         case .duplicateID(let id):

@@ -230,4 +230,23 @@ import Testing
         #expect(report.timeToFirstContentMs == nil)
         #expect(report.blank.noContentFraction == 1)
     }
+
+    @Test(arguments: [(Double?.none, 1200.0), (100, 1620)])
+    func aSelfSizingListMeasuresTheCellsItConfigures(estimate: Double?, contentHeight: Double) throws {
+        // 30 rows 40 pt tall, one page. Without an estimate: 30 · 40 = 1200 pt at once.
+        // With rows estimated at 100 pt, only configured cells (the prefetch rect 0–900: the viewport
+        // and half a screen ahead) are measured, a few more each frame as measured rows shrink:
+        // rows 0–8 (to 360), 9–14 (600), 15–17 (720), 18–19 (800), 20 (840), 21 (880), 22 (920);
+        // row 23 would start at 920 ≥ 900. Content: 23 · 40 + 7 · 100 = 1620 pt.
+        let items = (1...30).map { Item(id: Int64($0), publishedAt: 1_000 + Int64($0), kind: "row", width: 300, height: 40) }
+        let layout = try LayoutConfiguration(kind: .list, estimatedHeight: estimate).makeLayout()
+        let options = ReplayOptions(
+            controller: FeedController.Configuration(pageSize: 30, initialLoadPages: 1), latency: .fixed(ms: 50))
+        let report = try ReplaySession(
+            trace: Self.trace([TraceEvent(t: 1000, .end)]), layout: layout, layoutDescription: "list",
+            backend: MemoryBackend(items: items), options: options
+        ).run().report
+        #expect(report.final.contentSize == [300, contentHeight])
+        #expect(report.final.contentOffset == [0, 0])
+    }
 }

@@ -67,6 +67,22 @@ import Testing
         }
     }
 
+    @Test func someoneElsesDatabaseIsRefusedAndLeftUntouched() throws {
+        let database = try TemporaryDatabase()
+        defer { database.cleanUp() }
+        // A plain SQLite file with a table of its own, in rollback-journal mode.
+        let other = try Connection(path: ":memory:")
+        try other.execute("ATTACH DATABASE '\(database.path)' AS other")
+        try other.execute("CREATE TABLE other.notes(body TEXT)")
+        try other.execute("DETACH DATABASE other")
+        #expect(throws: StoreError.foreignDatabase(path: database.path)) { try ItemStore(path: database.path) }
+        // Still one table, still not WAL.
+        let check = try Connection(path: ":memory:")
+        try check.execute("ATTACH DATABASE '\(database.path)' AS other")
+        #expect(try check.scalarInt("SELECT count(*) FROM other.sqlite_master") == 1)
+        #expect(try check.scalarText("PRAGMA other.journal_mode") == "delete")
+    }
+
     @Test func garbageFileIsRefusedNamingTheFile() throws {
         let database = try TemporaryDatabase()
         defer { database.cleanUp() }
@@ -172,5 +188,23 @@ import Testing
             try await group.waitForAll()
         }
         #expect(try setup.stats().totalItems == 100)  // 4 × 25
+    }
+}
+
+@Suite struct StatementTests {
+    @Test func aFailedBindIsThrownByTheNextStepAndClearedByReset() throws {
+        let connection = try Connection(path: ":memory:")
+        let statement = try connection.prepare("SELECT ?1")
+        statement.bind(Int64(1), at: 5)  // one parameter only: SQLITE_RANGE (25)
+        #expect(throws: SQLiteError.self) { _ = try statement.step() }
+        do {
+            _ = try statement.step()
+        } catch let error as SQLiteError {
+            #expect(error.code == 25)
+        }
+        statement.reset()
+        statement.bind(Int64(7), at: 1)
+        #expect(try statement.step())
+        #expect(statement.int64(at: 0) == 7)
     }
 }

@@ -81,4 +81,31 @@ import Testing
         #expect(run("replay", "--db", db, "--trace", trace, "--latency", "fixed:-3") == 1)
         #expect(!FileManager.default.fileExists(atPath: path("none.sqlite")))
     }
+
+    @Test func extremeNumbersAreRefusedOrPrintedNeverATrap() throws {
+        #expect(run("layout", "--kind", "grid", "--count", "5", "--viewport", "320x640", "--offset", "1e19,0") == 0)
+        let sizes = path("big.csv")
+        try "1e308,1e308\n1e308,1e308\n".write(toFile: sizes, atomically: true, encoding: .utf8)
+        #expect(run("layout", "--kind", "list", "--sizes", sizes, "--viewport", "320x640") == 1)
+        let db = path("feed.sqlite")
+        #expect(run("seed", "--db", db, "--preset", "photos", "--count", "50") == 0)
+        let header = #"{"refresh_rate":60,"screen_scale":1,"source":"t","type":"header","version":1,"viewport":{"height":600,"width":300}}"#
+        let huge = path("huge.jsonl")
+        try (header + "\n" + #"{"count":1000000000,"t":10,"type":"insert"}"# + "\n").write(toFile: huge, atomically: true, encoding: .utf8)
+        #expect(run("replay", "--db", db, "--trace", huge) == 1)
+        let slow = path("slow.jsonl")
+        try header.replacingOccurrences(of: "\"refresh_rate\":60", with: "\"refresh_rate\":1e-9")
+            .appending("\n").write(toFile: slow, atomically: true, encoding: .utf8)
+        #expect(run("replay", "--db", db, "--trace", slow) == 1)
+        let endOnly = path("end.jsonl")
+        try (header + "\n" + #"{"t":0,"type":"end"}"# + "\n").write(toFile: endOnly, atomically: true, encoding: .utf8)
+        #expect(run("replay", "--db", db, "--trace", endOnly, "--prefetch", "items:1e300") == 1)
+        #expect(run("replay", "--db", db, "--trace", endOnly, "--costs", "base=1e308") == 1)
+        // A trace with only `end` still runs until the first screen's rows arrive.
+        let report = path("end-report.json")
+        #expect(run("replay", "--db", db, "--trace", endOnly, "--latency", "fixed:100", "--report", report) == 0)
+        let json = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: report))) as! [String: Any]
+        // Init lands at 100 ms, its rows are requested then and arrive at 200 ms.
+        #expect(json["time_to_first_content_ms"] as? Double == 200)
+    }
 }

@@ -37,8 +37,8 @@ public struct CostModel: Hashable, Sendable {
         var model = CostModel()
         for entry in text.split(separator: ",") {
             let pair = entry.split(separator: "=", maxSplits: 1).map(String.init)
-            guard pair.count == 2, let ms = Double(pair[1]), ms.isFinite, ms >= 0 else {
-                throw ModelParseError(option: "--costs", text: text, reason: "entry '\(entry)' is not key=ms with ms ≥ 0")
+            guard pair.count == 2, let ms = Double(pair[1]), ms.isFinite, ms >= 0, ms <= 10_000 else {
+                throw ModelParseError(option: "--costs", text: text, reason: "entry '\(entry)' is not key=ms with 0 ≤ ms ≤ 10000")
             }
             switch pair[0] {
             case "base": model.base = ms

@@ -98,6 +98,31 @@ extension ReplaySession {
         }
     }
 
+    /// Self-sizing (a list with `--estimated-height`): a cell configured for an item measures it, as
+    /// UIKit's `preferredLayoutAttributesFitting` does; the real height (the item's intrinsic height)
+    /// replaces the estimate, and when the row lies above the viewport the offset moves by the change
+    /// so nothing visible moves. Cells measured this frame change the layout for the next one.
+    func measureConfiguredCells(_ update: VirtualizerUpdate) {
+        guard layout.isSelfSizing, !update.enteredItemIDs.isEmpty else { return }
+        let before = layout.contentSize
+        for id in update.enteredItemIDs {
+            guard let index = virtualizer.cell(forItem: id)?.indexPath?.item, shown.items.indices.contains(index) else {
+                continue
+            }
+            let item = shown.items[index]
+            let adjustment = layout.setMeasuredSize(
+                Size(width: item.width, height: item.height), forItemAt: index, contentOffset: scroll.contentOffset)
+            if adjustment != 0 {
+                scroll.adjustOffset(by: adjustment)
+                anchorShiftThisFrame += adjustment
+            }
+        }
+        if layout.contentSize != before {
+            scroll.setContentSize(layout.contentSize)
+            layoutChangedThisFrame = true
+        }
+    }
+
     /// Updates cells and row fetches for the current viewport.
     func updateVirtualizer() -> VirtualizerUpdate {
         virtualizer.update(

@@ -141,6 +141,7 @@ public final class ReplaySession {
         scroll.step(to: now)
         invalidateForBounds()
         let update = updateVirtualizer()
+        measureConfiguredCells(update)
         // The virtualizer has just asked the layout what is visible: reuse that for the controller.
         reportViewport(fromVirtualizer: true)
         try issueRowFetches(update.rowFetches)
@@ -163,9 +164,9 @@ public final class ReplaySession {
         ReplayResult(report: makeReport(frames: frame), timelineCSV: metrics.timelineCSV)
     }
 
-    /// Whether the session still has something moving: a fling or bounce, or a page load in flight.
+    /// Whether the session still has something moving: a fling or bounce, a page load or a row fetch in flight.
     private var settling: Bool {
-        scroll.isDecelerating || scroll.isDragging || controller.inFlightCount > 0
+        scroll.isDecelerating || scroll.isDragging || controller.inFlightCount > 0 || rowFetchesInFlight > 0
     }
 }
 

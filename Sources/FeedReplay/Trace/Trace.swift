@@ -58,6 +58,9 @@ public struct TraceHeader: Equatable, Sendable {
 /// `offset` is an absolute content offset in content points; `wheel` deltas are points with the
 /// DOM's sign (positive `dy` moves the content offset toward the end of the feed).
 public struct TraceEvent: Equatable, Sendable {
+    /// Most items one `insert` event may write (a burst far beyond any real feed's).
+    public static let maxInsertCount = 100_000
+
     /// Milliseconds from the start of the session (finite, ≥ 0, non-decreasing along a trace).
     public var t: Double
     /// What happened.

@@ -5,7 +5,7 @@ import FeedLayout
 /// - `t` is finite, ≥ 0 and never smaller than the previous event's `t`;
 /// - touches alternate: `down`, then any `move`s, then `up`; no `move`/`up` without a `down`,
 ///   no second `down` before the `up` (one finger is modelled; multi-touch is reduced by the importers);
-/// - coordinates and deltas are finite; `resize` sizes are > 0; `insert` counts are ≥ 1;
+/// - coordinates and deltas are finite; `resize` sizes are > 0; `insert` counts are in 1...100,000;
 /// - nothing follows `end`.
 struct TraceSequenceRules {
     private var lastT = 0.0
@@ -51,7 +51,9 @@ struct TraceSequenceRules {
             guard size.width > 0 else { throw Violation(field: "width", reason: "must be > 0") }
             guard size.height > 0 else { throw Violation(field: "height", reason: "must be > 0") }
         case .insert(let count):
-            guard count >= 1 else { throw Violation(field: "count", reason: "must be ≥ 1, got \(count)") }
+            guard count >= 1, count <= TraceEvent.maxInsertCount else {
+                throw Violation(field: "count", reason: "must be in 1...\(TraceEvent.maxInsertCount), got \(count)")
+            }
         case .end:
             ended = true
         }
@@ -102,6 +104,10 @@ extension TraceHeader {
             guard value.isFinite, value > 0, value < TraceNumberFormat.limit else {
                 return .init(field: field, reason: "must be a finite number > 0, got \(value)")
             }
+        }
+        // Displays refresh at 24–240 Hz; a frame-by-frame replay needs a sane frame period.
+        guard (1...1000).contains(refreshRate) else {
+            return .init(field: "refresh_rate", reason: "must be in 1...1000 Hz, got \(refreshRate)")
         }
         return nil
     }

@@ -44,3 +44,15 @@ func printError(_ text: String) {
 
 /// Whether standard error is a terminal (progress bars only then).
 var standardErrorIsTerminal: Bool { isatty(STDERR_FILENO) == 1 }
+
+/// Writes `data` to `path` atomically (all or nothing).
+/// - Throws: ``CommandFailure`` naming the option and the path when the file cannot be written.
+func writeOutput(_ data: Data, to path: String, option: String) throws {
+    do {
+        try data.write(to: URL(fileURLWithPath: path), options: .atomic)
+    } catch {
+        let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        let reason = FileManager.default.fileExists(atPath: directory) ? "cannot write the file" : "no directory \(directory)"
+        throw CommandFailure("\(option) \(path): \(reason)")
+    }
+}

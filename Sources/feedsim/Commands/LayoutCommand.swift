@@ -95,7 +95,7 @@ private func feedSizes(_ source: FeedPageSource, count: Int?) throws -> [Size] {
     if let path = arguments.value("--svg") {
         let drawing = layout.svgDrawing(viewport: rect)
         do {
-            try Data(drawing.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+            try writeOutput(Data(drawing.utf8), to: path, option: "--svg")
         } catch {
             throw CommandFailure("\(path): cannot write the SVG drawing: \(error.localizedDescription)")
         }
@@ -179,7 +179,8 @@ struct LayoutReport: Encodable {
 
     /// The human-readable form: one line per element.
     var text: String {
-        func n(_ value: Double) -> String { value == value.rounded() ? String(Int(value)) : String(value) }
+        // Whole numbers without ".0", but only where Int can hold them (offsets may be huge).
+        func n(_ value: Double) -> String { value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value) }
         var lines = [
             "content size \(n(contentSize.width)) x \(n(contentSize.height))",
             "rect (\(n(rect.x)), \(n(rect.y)), \(n(rect.width)), \(n(rect.height))): \(elements.count) element(s)",

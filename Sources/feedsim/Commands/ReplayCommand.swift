@@ -68,10 +68,10 @@ func openExistingStore(path: String) throws -> ItemStore {
 func writeReplayOutputs(_ result: ReplayResult, arguments: ParsedArguments) throws {
     let json = try result.report.jsonData()
     if let reportPath = arguments.value("--report") {
-        try json.write(to: URL(fileURLWithPath: reportPath), options: .atomic)
+        try writeOutput(json, to: reportPath, option: "--report")
     }
     if let timelinePath = arguments.value("--timeline"), let csv = result.timelineCSV {
-        try Data(csv.utf8).write(to: URL(fileURLWithPath: timelinePath), options: .atomic)
+        try writeOutput(Data(csv.utf8), to: timelinePath, option: "--timeline")
     }
     if arguments.flag("--json") {
         FileHandle.standardOutput.write(json + Data("\n".utf8))

@@ -75,7 +75,9 @@ enum ReplayOptionsParsing {
         }
         switch parts[0] {
         case "items":
-            guard value == value.rounded() else { throw CommandFailure("--prefetch: items must be a whole number") }
+            guard value == value.rounded(), value <= 1_000_000 else {
+                throw CommandFailure("--prefetch: items must be a whole number in 0...1000000, got '\(parts[1])'")
+            }
             return .items(Int(value))
         case "points": return .points(value)
         case "screens", "screenfuls": return .screenfuls(value)

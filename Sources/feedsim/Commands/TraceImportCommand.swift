@@ -86,7 +86,7 @@ func emit(_ trace: Trace, to path: String?) throws {
         return
     }
     do {
-        try trace.write(toFile: path)
+        try writeOutput(Data(trace.jsonLines().utf8), to: path, option: "-o")
     } catch {
         throw CommandFailure("cannot write \(path): \(error.localizedDescription)")
     }
