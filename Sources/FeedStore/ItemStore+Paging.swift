@@ -89,7 +89,7 @@ extension ItemStore {
         let statement = try connection.cachedStatement(Self.newestSQL)
         statement.bind(feed.rawValue, at: 1)
         statement.bind(limit + 1, at: 2)
-        var items = try readStubs(statement)
+        var items = try readStubs(statement, capacity: limit + 1)
         let more = items.count > limit
         if more { items.removeLast() }
         return Page(items: items, hasMoreBefore: false, hasMoreAfter: more)
@@ -100,7 +100,7 @@ extension ItemStore {
         precondition(limit >= 1, "page limit must be at least 1")
         let statement = try connection.cachedStatement(Self.afterSQL)
         bind(statement, feed: feed, cursor: cursor, limit: limit + 1)
-        var items = try readStubs(statement)
+        var items = try readStubs(statement, capacity: limit + 1)
         let more = items.count > limit
         if more { items.removeLast() }
         let newer = try exists(Self.newerExistsSQL, feed: feed, than: items.first?.cursor ?? cursor)
@@ -112,7 +112,7 @@ extension ItemStore {
         precondition(limit >= 1, "page limit must be at least 1")
         let statement = try connection.cachedStatement(Self.beforeSQL)
         bind(statement, feed: feed, cursor: cursor, limit: limit + 1)
-        var items = try readStubs(statement)  // ascending: nearest to the cursor first
+        var items = try readStubs(statement, capacity: limit + 1)  // ascending: nearest to the cursor first
         let more = items.count > limit
         if more { items.removeLast() }
         items.reverse()
@@ -132,7 +132,7 @@ extension ItemStore {
         statement.bind(feed.rawValue, at: 1)
         statement.bind(limit + 1, at: 2)
         statement.bind(offset, at: 3)
-        var items = try readStubs(statement)
+        var items = try readStubs(statement, capacity: limit + 1)
         let more = items.count > limit
         if more { items.removeLast() }
         return Page(items: items, hasMoreBefore: offset > 0, hasMoreAfter: more)
@@ -154,9 +154,10 @@ extension ItemStore {
         return try statement.step() && statement.int64(at: 0) != 0
     }
 
-    private func readStubs(_ statement: Statement) throws -> [Item] {
+    private func readStubs(_ statement: Statement, capacity: Int) throws -> [Item] {
         defer { statement.reset() }
         var items: [Item] = []
+        items.reserveCapacity(Swift.min(capacity, 1_024))
         while try statement.step() {
             items.append(
                 Item(
