@@ -86,10 +86,10 @@ extension ItemStore {
     /// See ``FeedPageSource/newest(limit:)``.
     public func newest(feed: FeedID, limit: Int) throws -> Page {
         precondition(limit >= 1, "page limit must be at least 1")
-        let statement = try connection.cachedStatement(Self.newestSQL)
+        let statement = try pageStatement(.newest)
         statement.bind(feed.rawValue, at: 1)
         statement.bind(limit + 1, at: 2)
-        var items = try readStubs(statement)
+        var items = try readStubs(statement, capacity: limit + 1)
         let more = items.count > limit
         if more { items.removeLast() }
         return Page(items: items, hasMoreBefore: false, hasMoreAfter: more)
@@ -98,25 +98,25 @@ extension ItemStore {
     /// See ``FeedPageSource/after(_:limit:)``.
     public func after(_ cursor: Cursor, feed: FeedID, limit: Int) throws -> Page {
         precondition(limit >= 1, "page limit must be at least 1")
-        let statement = try connection.cachedStatement(Self.afterSQL)
+        let statement = try pageStatement(.after)
         bind(statement, feed: feed, cursor: cursor, limit: limit + 1)
-        var items = try readStubs(statement)
+        var items = try readStubs(statement, capacity: limit + 1)
         let more = items.count > limit
         if more { items.removeLast() }
-        let newer = try exists(Self.newerExistsSQL, feed: feed, than: items.first?.cursor ?? cursor)
+        let newer = try exists(.newerExists, feed: feed, than: items.first?.cursor ?? cursor)
         return Page(items: items, hasMoreBefore: newer, hasMoreAfter: more)
     }
 
     /// See ``FeedPageSource/before(_:limit:)``.
     public func before(_ cursor: Cursor, feed: FeedID, limit: Int) throws -> Page {
         precondition(limit >= 1, "page limit must be at least 1")
-        let statement = try connection.cachedStatement(Self.beforeSQL)
+        let statement = try pageStatement(.before)
         bind(statement, feed: feed, cursor: cursor, limit: limit + 1)
-        var items = try readStubs(statement)  // ascending: nearest to the cursor first
+        var items = try readStubs(statement, capacity: limit + 1)  // ascending: nearest to the cursor first
         let more = items.count > limit
         if more { items.removeLast() }
         items.reverse()
-        let older = try exists(Self.olderExistsSQL, feed: feed, than: items.last?.cursor ?? cursor)
+        let older = try exists(.olderExists, feed: feed, than: items.last?.cursor ?? cursor)
         return Page(items: items, hasMoreBefore: more, hasMoreAfter: older)
     }
 
@@ -128,11 +128,11 @@ extension ItemStore {
     /// - Complexity: O(log N + offset + limit): SQLite steps over the skipped rows.
     public func offsetPage(feed: FeedID, offset: Int, limit: Int) throws -> Page {
         precondition(limit >= 1 && offset >= 0, "offset must be ≥ 0 and limit ≥ 1")
-        let statement = try connection.cachedStatement(Self.offsetSQL)
+        let statement = try pageStatement(.offset)
         statement.bind(feed.rawValue, at: 1)
         statement.bind(limit + 1, at: 2)
         statement.bind(offset, at: 3)
-        var items = try readStubs(statement)
+        var items = try readStubs(statement, capacity: limit + 1)
         let more = items.count > limit
         if more { items.removeLast() }
         return Page(items: items, hasMoreBefore: offset > 0, hasMoreAfter: more)
@@ -145,8 +145,8 @@ extension ItemStore {
         statement.bind(limit, at: 4)
     }
 
-    private func exists(_ sql: String, feed: FeedID, than cursor: Cursor) throws -> Bool {
-        let statement = try connection.cachedStatement(sql)
+    private func exists(_ query: PageQuery, feed: FeedID, than cursor: Cursor) throws -> Bool {
+        let statement = try pageStatement(query)
         defer { statement.reset() }
         statement.bind(feed.rawValue, at: 1)
         statement.bind(cursor.publishedAt, at: 2)
@@ -154,9 +154,21 @@ extension ItemStore {
         return try statement.step() && statement.int64(at: 0) != 0
     }
 
-    private func readStubs(_ statement: Statement) throws -> [Item] {
+    /// The statement of `query`, prepared at its first use on this connection, reset.
+    private func pageStatement(_ query: PageQuery) throws -> Statement {
+        if let statement = pageStatements[query.rawValue] {
+            statement.reset()
+            return statement
+        }
+        let statement = try connection.prepare(query.sql)
+        pageStatements[query.rawValue] = statement
+        return statement
+    }
+
+    private func readStubs(_ statement: Statement, capacity: Int) throws -> [Item] {
         defer { statement.reset() }
         var items: [Item] = []
+        items.reserveCapacity(Swift.min(capacity, 1_024))
         while try statement.step() {
             items.append(
                 Item(
@@ -164,5 +176,21 @@ extension ItemStore {
                     width: statement.double(at: 3), height: statement.double(at: 4)))
         }
         return items
+    }
+}
+
+/// The page queries an ``ItemStore`` keeps prepared (see ``ItemStore/pageStatements``).
+enum PageQuery: Int, CaseIterable {
+    case newest, after, before, newerExists, olderExists, offset
+
+    var sql: String {
+        switch self {
+        case .newest: ItemStore.newestSQL
+        case .after: ItemStore.afterSQL
+        case .before: ItemStore.beforeSQL
+        case .newerExists: ItemStore.newerExistsSQL
+        case .olderExists: ItemStore.olderExistsSQL
+        case .offset: ItemStore.offsetSQL
+        }
     }
 }

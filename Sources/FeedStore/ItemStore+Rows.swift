@@ -11,7 +11,9 @@ extension ItemStore {
     ///   twice appears twice), and the ids that do not exist in `missing`, in the requested order.
     /// - Complexity: O(k log N) for k ids.
     public func rows(ids: [Int64]) throws -> RowBatch {
-        var found: [Int64: ItemRow] = [:]
+        // Rows as SQLite returns them (for `id IN (…)` on the rowid: ascending id, each id once),
+        // then matched to the request by binary search: no hash table per fetch.
+        var found: [ItemRow] = []
         found.reserveCapacity(ids.count)
         var start = 0
         while start < ids.count {
@@ -22,18 +24,19 @@ extension ItemStore {
                 statement.bind(id, at: Int32(offset + 1))
             }
             while try statement.step() {
-                let row = ItemRow(
-                    id: statement.int64(at: 0), title: statement.text(at: 1), author: statement.text(at: 2),
-                    payload: statement.text(at: 3))
-                found[row.id] = row
+                found.append(
+                    ItemRow(
+                        id: statement.int64(at: 0), title: statement.text(at: 1), author: statement.text(at: 2),
+                        payload: statement.text(at: 3)))
             }
             start += chunk.count
         }
+        if !found.isSortedByID { found.sort { $0.id < $1.id } }
         var rows: [ItemRow] = []
         rows.reserveCapacity(ids.count)
         var missing: [Int64] = []
         for id in ids {
-            if let row = found[id] { rows.append(row) } else { missing.append(id) }
+            if let index = found.index(ofID: id) { rows.append(found[index]) } else { missing.append(id) }
         }
         return RowBatch(rows: rows, missing: missing)
     }
@@ -55,5 +58,22 @@ extension ItemStore {
     static func rowsSQL(count: Int) -> String {
         let marks = Array(repeating: "?", count: count).joined(separator: ", ")
         return "SELECT id, title, author, payload FROM items WHERE id IN (\(marks))"
+    }
+}
+
+extension [ItemRow] {
+    fileprivate var isSortedByID: Bool {
+        indices.dropFirst().allSatisfy { self[$0 - 1].id <= self[$0].id }
+    }
+
+    /// The index of a row with `id` in rows sorted by id, or `nil`. - Complexity: O(log n).
+    fileprivate func index(ofID id: Int64) -> Int? {
+        var low = 0
+        var high = count
+        while low < high {
+            let middle = (low + high) / 2
+            if self[middle].id < id { low = middle + 1 } else { high = middle }
+        }
+        return low < count && self[low].id == id ? low : nil
     }
 }

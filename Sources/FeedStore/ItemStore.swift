@@ -55,6 +55,8 @@ public final class ItemStore {
     /// Prepared rows statements by batch size (index = number of ids), so a row fetch neither
     /// builds nor hashes its SQL text (measured with `feedsim bench load`); see ``rows(ids:)``.
     var rowStatements: [Statement?] = []
+    /// Prepared page statements by ``PageQuery`` (index = raw value), for the same reason.
+    var pageStatements = [Statement?](repeating: nil, count: PageQuery.allCases.count)
     /// The database file, or `:memory:`.
     public var path: String { connection.path }
     /// The schema version (`PRAGMA user_version`) after migrations.
@@ -67,6 +69,7 @@ public final class ItemStore {
     ///   for a missing `Schema/`, or ``SQLiteError``.
     deinit {
         rowStatements.removeAll()  // finalize them before the connection closes
+        pageStatements.removeAll()
     }
 
     public init(path: String, schemaDirectory: URL? = nil) throws {

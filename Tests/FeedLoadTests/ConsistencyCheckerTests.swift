@@ -49,4 +49,35 @@ import Testing
         #expect(ConsistencyChecker.check(loaded: loaded, survivors: truth) { _ in true }.isClean)
         #expect(ConsistencyChecker.check(loaded: [], survivors: truth) { _ in true }.isClean)
     }
+
+    @Test func idsOfTheSpanGiveTheSameCountsAsABruteForceCheckOnRandomWalks() {
+        var random = SplitMix64(seed: 6)
+        for _ in 0..<200 {
+            // A feed of up to 60 ids; a walk of random loads (repeats allowed); survivors a random subset.
+            let size = Int(random.next() % 60) + 1
+            let loaded = (0..<Int(random.next() % 40)).map { _ in item(Int64(random.next() % UInt64(size)) + 1) }
+            let survivors = (1...Int64(size)).filter { _ in random.next() % 4 != 0 }.map(item)
+            let cutoff = Int64(random.next() % UInt64(size + 1))
+            let existed: (Int64) -> Bool = { $0 <= cutoff }
+            // Brute force, straight from the definitions: duplicates = |L| − |distinct ids of L|;
+            // skips = survivors between the newest and oldest loaded cursor that existed and were not loaded.
+            var distinct: [Int64] = []
+            for item in loaded where !distinct.contains(item.id) { distinct.append(item.id) }
+            var skips = 0
+            if let newest = loaded.map(\.cursor).min(), let oldest = loaded.map(\.cursor).max() {
+                for survivor in survivors
+                where newest <= survivor.cursor && survivor.cursor <= oldest && existed(survivor.id)
+                    && !loaded.contains(where: { $0.id == survivor.id })
+                {
+                    skips += 1
+                }
+            }
+            let expected = ConsistencyCount(duplicates: loaded.count - distinct.count, skips: skips)
+            let spanIDs = survivors.filter { item in
+                loaded.contains { $0.cursor <= item.cursor } && loaded.contains { $0.cursor >= item.cursor }
+            }.map(\.id)
+            #expect(ConsistencyChecker.check(loaded: loaded, survivors: survivors, existedAtStart: existed) == expected)
+            #expect(ConsistencyChecker.check(loaded: loaded, survivorIDsInSpan: spanIDs, existedAtStart: existed) == expected)
+        }
+    }
 }

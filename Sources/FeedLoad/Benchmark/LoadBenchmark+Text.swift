@@ -45,18 +45,22 @@ extension LoadBenchmark.Report {
     }
 
     private static func table(_ comparison: LoadBenchmark.Comparison) -> [String] {
-        var lines = ["threads   load pages/s    raw pages/s   load ÷ raw"]
+        var lines = ["threads   load pages/s    raw pages/s   load ÷ raw   cores load / raw   on-CPU µs/page load / raw"]
         for (load, raw) in zip(comparison.load, comparison.raw) {
             lines.append(
                 pad("\(load.threads)", 7) + pad(fixed(load.pagesPerSecond), 15) + pad(fixed(raw.pagesPerSecond), 15)
-                    + "   " + fixed(load.pagesPerSecond / raw.pagesPerSecond, 2) + "×")
+                    + pad(fixed(load.pagesPerSecond / raw.pagesPerSecond, 2) + "×", 13)
+                    + pad(fixed(load.cores, 2) + " / " + fixed(raw.cores, 2), 19)
+                    + pad(fixed(load.cpuMicrosecondsPerPage, 1) + " / " + fixed(raw.cpuMicrosecondsPerPage, 1), 28))
         }
         return lines
     }
 
     private static func scaling(_ comparison: LoadBenchmark.Comparison) -> String {
         "scaling 1 → \(comparison.load.last?.threads ?? 1) threads: load \(fixed(comparison.loadScaling, 2))×, raw "
-            + "\(fixed(comparison.rawScaling, 2))×"
+            + "\(fixed(comparison.rawScaling, 2))×; on-CPU µs per page grew load \(fixed(comparison.loadCPUPerPageGrowth, 2))×, "
+            + "raw \(fixed(comparison.rawCPUPerPageGrowth, 2))× (about 1×: no contention in the process; then scaling "
+            + "is bounded by the cores the threads got)"
     }
 
     private static func pad(_ text: String, _ width: Int) -> String {

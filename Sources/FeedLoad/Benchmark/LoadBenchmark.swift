@@ -27,6 +27,25 @@ public enum LoadBenchmark {
         public var rows: Int
         public var seconds: Double
         public var pagesPerSecond: Double
+        /// On-CPU seconds of the side's threads (``ThreadCPUClock``).
+        public var cpuSeconds: Double
+        /// Cores the side's threads ran on, on average: `cpuSeconds / seconds` (at most `threads`;
+        /// less on a machine shared with other processes, or when threads block).
+        public var cores: Double
+        /// On-CPU microseconds per page: `1e6 × cpuSeconds / pages`. Equal at 1 and N threads
+        /// means no contention inside the process, whatever the wall-clock scaling.
+        public var cpuMicrosecondsPerPage: Double
+
+        init(threads: Int, pages: Int, rows: Int, seconds: Double, cpuSeconds: Double) {
+            self.threads = threads
+            self.pages = pages
+            self.rows = rows
+            self.seconds = seconds
+            self.pagesPerSecond = seconds > 0 ? Double(pages) / seconds : 0
+            self.cpuSeconds = cpuSeconds
+            self.cores = seconds > 0 ? cpuSeconds / seconds : 0
+            self.cpuMicrosecondsPerPage = pages > 0 ? cpuSeconds * 1e6 / Double(pages) : 0
+        }
     }
 
     /// Where the load side's thread time went, per page, microseconds (best round at that thread count).
@@ -68,6 +87,12 @@ public enum LoadBenchmark {
         public var loadScaling: Double
         /// Raw pages/s at the most threads ÷ at 1 thread.
         public var rawScaling: Double
+        /// Load on-CPU µs per page at the most threads ÷ at 1 thread: about 1 when the threads do
+        /// not slow each other down (then a wall-clock scaling below the thread count means they
+        /// were not given the cores: see ``Side/cores``); above 1 for contention in the process.
+        public var loadCPUPerPageGrowth: Double
+        /// The same for the raw loop.
+        public var rawCPUPerPageGrowth: Double
     }
 
     public struct Report: Codable, Hashable, Sendable {
@@ -133,7 +158,7 @@ public enum LoadBenchmark {
                         pagesPerWalk: side.pagesPerWalk, rowBatchSize: side.rowBatchSize, seconds: seconds)
                     return Side(
                         threads: threadCount, pages: measured.pages, rows: measured.rows, seconds: measured.seconds,
-                        pagesPerSecond: Double(measured.pages) / measured.seconds)
+                        cpuSeconds: measured.cpuSeconds)
                 }
 
                 progress("round \(round)/\(rounds): pagination sessions, \(threadCount) thread(s), \(seconds) s")
@@ -178,7 +203,7 @@ public enum LoadBenchmark {
         mutating func offerLoad(_ report: LoadReport, threads: Int) {
             let side = Side(
                 threads: threads, pages: report.pages, rows: report.rows, seconds: report.elapsedSeconds,
-                pagesPerSecond: report.pagesPerSecond)
+                cpuSeconds: report.cpuSeconds)
             if side.pagesPerSecond > load[threads]?.side.pagesPerSecond ?? -1 { load[threads] = (side, report) }
         }
 
@@ -198,7 +223,13 @@ public enum LoadBenchmark {
                 breakdown: best.map { LoadBenchmark.breakdown($0.report, threads: $0.side.threads) },
                 ratio: loadSides[loadSides.count - 1].pagesPerSecond / rawSides[rawSides.count - 1].pagesPerSecond,
                 loadScaling: loadSides[loadSides.count - 1].pagesPerSecond / loadSides[0].pagesPerSecond,
-                rawScaling: rawSides[rawSides.count - 1].pagesPerSecond / rawSides[0].pagesPerSecond)
+                rawScaling: rawSides[rawSides.count - 1].pagesPerSecond / rawSides[0].pagesPerSecond,
+                loadCPUPerPageGrowth: Self.growth(loadSides), rawCPUPerPageGrowth: Self.growth(rawSides))
+        }
+
+        private static func growth(_ sides: [Side]) -> Double {
+            let first = sides[0].cpuMicrosecondsPerPage
+            return first > 0 ? sides[sides.count - 1].cpuMicrosecondsPerPage / first : 0
         }
     }
 

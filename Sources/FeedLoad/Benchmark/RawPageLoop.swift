@@ -16,12 +16,13 @@ enum RawPageLoop {
         var description: String
     }
 
-    /// Runs for `seconds` wall seconds. - Returns: pages and rows fetched, and the seconds taken.
+    /// Runs for `seconds` wall seconds.
+    /// - Returns: pages and rows fetched, the seconds taken, and the threads' on-CPU seconds (``ThreadCPUClock``).
     static func run(
         path: String, feed: Int64, threads: Int, pageSize: Int, pagesPerWalk: Int, rowBatchSize: Int,
         seconds: Double
-    ) throws -> (pages: Int, rows: Int, seconds: Double) {
-        let totals = Mutex((pages: 0, rows: 0, error: String?.none))
+    ) throws -> (pages: Int, rows: Int, seconds: Double, cpuSeconds: Double) {
+        let totals = Mutex((pages: 0, rows: 0, cpu: UInt64(0), error: String?.none))
         let clock = ContinuousClock()
         let start = clock.now
         let deadline = start.advanced(by: .nanoseconds(Int64(seconds * 1e9)))
@@ -30,6 +31,11 @@ enum RawPageLoop {
             group.enter()
             Thread {
                 defer { group.leave() }
+                let cpuStart = ThreadCPUClock.now()
+                defer {
+                    let cpu = ThreadCPUClock.now() &- cpuStart
+                    totals.withLock { $0.cpu += cpu }
+                }
                 do {
                     let counts = try loop(
                         path: path, feed: feed, pageSize: pageSize, pagesPerWalk: pagesPerWalk,
@@ -47,7 +53,7 @@ enum RawPageLoop {
         let elapsed = start.duration(to: clock.now).seconds
         let result = totals.withLock { $0 }
         if let error = result.error { throw Failure(description: "raw page loop: \(error)") }
-        return (result.pages, result.rows, elapsed)
+        return (result.pages, result.rows, elapsed, Double(result.cpu) / 1e9)
     }
 
     private static func loop(

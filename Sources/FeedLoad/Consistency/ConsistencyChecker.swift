@@ -51,11 +51,21 @@ public enum ConsistencyChecker {
         guard let newest = loaded.map(\.cursor).min(), let oldest = loaded.map(\.cursor).max() else {
             return ConsistencyCount()
         }
-        let seen = Set(loaded.map(\.id))
+        let inSpan = survivors.lazy.filter { $0.cursor >= newest && $0.cursor <= oldest }.map(\.id)
+        return check(loaded: loaded, survivorIDsInSpan: inSpan, existedAtStart: existedAtStart)
+    }
+
+    /// Counts duplicates and skips, given the ids of the survivors inside the walk's span only
+    /// (as ``GroundTruth`` reads them from the index): the same counts as
+    /// ``check(loaded:survivors:existedAtStart:)`` with those survivors.
+    /// - Complexity: O(|L| + |survivorIDsInSpan|) expected.
+    public static func check(
+        loaded: [Item], survivorIDsInSpan: some Sequence<Int64>, existedAtStart: (Int64) -> Bool
+    ) -> ConsistencyCount {
+        var seen = Set<Int64>(minimumCapacity: loaded.count)
+        for item in loaded { seen.insert(item.id) }
         var skips = 0
-        for item in survivors where item.cursor >= newest && item.cursor <= oldest {
-            if existedAtStart(item.id) && !seen.contains(item.id) { skips += 1 }
-        }
+        for id in survivorIDsInSpan where existedAtStart(id) && !seen.contains(id) { skips += 1 }
         return ConsistencyCount(duplicates: loaded.count - seen.count, skips: skips)
     }
 }

@@ -7,6 +7,7 @@ final class GroundTruth {
     private let connection: RawConnection
     private let maxIDStatement: RawStatement
     private let spanStatement: RawStatement
+    private let spanIDsStatement: RawStatement
     let feed: FeedID
 
     init(path: String, feed: FeedID) throws {
@@ -17,6 +18,13 @@ final class GroundTruth {
         spanStatement = try connection.prepare(
             """
             SELECT id, published_at, kind, width, height FROM items
+            WHERE feed_id = ?1 AND (published_at, id) <= (?2, ?3) AND (published_at, id) >= (?4, ?5)
+            """)
+        // The same span, ids only: answered from the index `items_feed_order (feed_id,
+        // published_at DESC, id DESC)` alone (a covering index scan, no table lookups).
+        spanIDsStatement = try connection.prepare(
+            """
+            SELECT id FROM items
             WHERE feed_id = ?1 AND (published_at, id) <= (?2, ?3) AND (published_at, id) >= (?4, ?5)
             """)
     }
@@ -46,5 +54,33 @@ final class GroundTruth {
                     height: spanStatement.double(at: 4)))
         }
         return items
+    }
+
+    /// The ids of ``span(newest:oldest:)``'s items, any order: what the sessions' consistency
+    /// check needs, read from the index alone.
+    /// - Complexity: O(log N + k) for k items in the span, no row reads.
+    func spanIDs(newest: Cursor, oldest: Cursor) throws -> [Int64] {
+        defer { spanIDsStatement.reset() }
+        spanIDsStatement.bind(feed.rawValue, at: 1)
+        spanIDsStatement.bind(newest.publishedAt, at: 2)
+        spanIDsStatement.bind(newest.id, at: 3)
+        spanIDsStatement.bind(oldest.publishedAt, at: 4)
+        spanIDsStatement.bind(oldest.id, at: 5)
+        var ids: [Int64] = []
+        while try spanIDsStatement.step() { ids.append(spanIDsStatement.int64(at: 0)) }
+        return ids
+    }
+
+    /// Duplicates and skips of every walk, each checked against the store now (its span's ids)
+    /// with ``ConsistencyChecker/check(loaded:survivorIDsInSpan:existedAtStart:)``, summed.
+    /// - Parameter maxIDAtStart: ``maxID()`` read when the session started.
+    func check(walks: [[Item]], maxIDAtStart: Int64) throws -> ConsistencyCount {
+        var count = ConsistencyCount()
+        for walk in walks {
+            guard let newest = walk.map(\.cursor).min(), let oldest = walk.map(\.cursor).max() else { continue }
+            let survivors = try spanIDs(newest: newest, oldest: oldest)
+            count = count + ConsistencyChecker.check(loaded: walk, survivorIDsInSpan: survivors) { $0 <= maxIDAtStart }
+        }
+        return count
     }
 }

@@ -54,6 +54,9 @@ public struct LoadMetrics: Sendable {
     /// sessions' pages, including the queries they ran (the rest of a worker's time is the
     /// scheduler's, the consistency checks' and idle time).
     public var replayNanoseconds: UInt64 = 0
+    /// On-CPU time of the session worker threads, nanoseconds (``ThreadCPUClock``): with
+    /// `workers × elapsed` it gives the cores the load actually got.
+    public var cpuNanoseconds: UInt64 = 0
     /// Items inserted by writers (and traces' `insert` events).
     public var inserted = 0
     /// Insert transactions committed by writers.
@@ -104,6 +107,7 @@ public struct LoadMetrics: Sendable {
         rows += other.rows
         frames += other.frames
         replayNanoseconds += other.replayNanoseconds
+        cpuNanoseconds += other.cpuNanoseconds
         inserted += other.inserted
         insertTransactions += other.insertTransactions
         busyWaits += other.busyWaits

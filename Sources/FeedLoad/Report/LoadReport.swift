@@ -66,6 +66,9 @@ public struct LoadReport: Codable, Sendable {
     public var replaySeconds: Double
     /// Wall seconds of the page and row queries, over all workers.
     public var querySeconds: Double
+    /// Seconds the session worker threads ran on a core, over all workers: less than
+    /// `workers × elapsedSeconds` when they waited for a core (a shared machine) or blocked.
+    public var cpuSeconds: Double
     public var inserted: Int
     public var insertTransactions: Int
     public var busyWaits: Int
@@ -103,6 +106,7 @@ public struct LoadReport: Codable, Sendable {
         frames = metrics.frames
         replaySeconds = Self.round(Double(metrics.replayNanoseconds) / 1e9, 6)
         querySeconds = Self.round(Double(metrics.queryNanoseconds) / 1e9, 6)
+        cpuSeconds = Self.round(Double(metrics.cpuNanoseconds) / 1e9, 6)
         inserted = metrics.inserted
         insertTransactions = metrics.insertTransactions
         busyWaits = metrics.busyWaits

@@ -85,6 +85,11 @@ public final class SessionScheduler: Sendable {
     }
 
     private func workerLoop(_ worker: Int) {
+        let cpuStart = ThreadCPUClock.now()
+        defer {
+            let cpu = ThreadCPUClock.now() &- cpuStart
+            workerMetrics[worker].metrics.withLock { $0.cpuNanoseconds += cpu }
+        }
         while true {
             let now = clock.now
             let job = state.withLock { $0.nextJob(now: now, stopped: stop.isSet, clock: clock) }

@@ -123,14 +123,7 @@ public final class PaginationLoadSession: LoadSession {
     public func finish(interrupted: Bool, _ metrics: inout LoadMetrics) throws {
         defer { pool.give(connections) }
         let walks = backend.source.walks
-        var count = ConsistencyCount()
-        for walk in walks {
-            guard let newest = walk.map(\.cursor).min(), let oldest = walk.map(\.cursor).max() else { continue }
-            let survivors = try connections.truth.span(newest: newest, oldest: oldest)
-            count = count + ConsistencyChecker.check(loaded: walk, survivors: survivors) { [maxIDAtStart] in
-                $0 <= maxIDAtStart
-            }
-        }
+        let count = try connections.truth.check(walks: walks, maxIDAtStart: maxIDAtStart)
         metrics.recordSession(
             SessionOutcome(
                 session: index, consistency: count, itemsLoaded: walks.reduce(0) { $0 + $1.count }, error: nil))

@@ -92,14 +92,7 @@ public final class ReplayLoadSession: LoadSession {
     public func finish(interrupted: Bool, _ metrics: inout LoadMetrics) throws {
         defer { pool.give(connections) }
         let walks = backend.source.walks
-        var count = ConsistencyCount()
-        for walk in walks {
-            guard let newest = walk.map(\.cursor).min(), let oldest = walk.map(\.cursor).max() else { continue }
-            let survivors = try connections.truth.span(newest: newest, oldest: oldest)
-            count = count + ConsistencyChecker.check(loaded: walk, survivors: survivors) { [maxIDAtStart] in
-                $0 <= maxIDAtStart
-            }
-        }
+        let count = try connections.truth.check(walks: walks, maxIDAtStart: maxIDAtStart)
         let violations = replay.result.report.violations
         metrics.recordReplayViolations(violations.map(\.kind))
         metrics.recordSession(
