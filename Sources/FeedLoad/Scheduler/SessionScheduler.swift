@@ -62,7 +62,8 @@ public final class SessionScheduler: Sendable {
                 workerLoop(worker)
                 group.leave()
             }
-            thread.stackSize = 1 << 20
+            // 8 MiB, as the main thread: a replay's frame in a debug build runs deep stacks (1 MiB overflowed).
+            thread.stackSize = 8 << 20
             group.enter()
             thread.start()
         }
