@@ -21,7 +21,9 @@ final class Connection {
     ///   otherwise.
     init(path: String) throws {
         var db: OpaquePointer?
-        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
+        // Serialized mode (SQLite's default build): one connection per thread is the rule, and the
+        // library's own mutex is a safety net if a connection is ever handed across threads.
+        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX
         let code = sqlite3_open_v2(path, &db, flags, nil)
         guard code == SQLITE_OK, let db else {
             let error = SQLiteError.capture(db, code: code, sql: nil, path: path)

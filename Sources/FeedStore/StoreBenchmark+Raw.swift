@@ -22,7 +22,7 @@ enum RawSQLite {
     static func open(_ path: String) throws -> OpaquePointer {
         var db: OpaquePointer?
         try check(
-            sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nil), db,
+            sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX, nil), db,
             "open")
         guard let db else { throw Failure(description: "raw baseline: open returned no handle") }
         try check(

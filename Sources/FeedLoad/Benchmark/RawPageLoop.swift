@@ -60,7 +60,7 @@ enum RawPageLoop {
         path: String, feed: Int64, pageSize: Int, pagesPerWalk: Int, rowBatchSize: Int, done: () -> Bool
     ) throws -> (pages: Int, rows: Int) {
         var db: OpaquePointer?
-        guard sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, nil) == SQLITE_OK, let db else {
+        guard sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_FULLMUTEX, nil) == SQLITE_OK, let db else {
             sqlite3_close_v2(db)
             throw Failure(description: "cannot open \(path)")
         }
