@@ -147,26 +147,24 @@ extension ItemStore {
 
     private func exists(_ query: PageQuery, feed: FeedID, than cursor: Cursor) throws -> Bool {
         let statement = try pageStatement(query)
-        defer { statement.reset() }
+        defer { statement.rewind() }
         statement.bind(feed.rawValue, at: 1)
         statement.bind(cursor.publishedAt, at: 2)
         statement.bind(cursor.id, at: 3)
         return try statement.step() && statement.int64(at: 0) != 0
     }
 
-    /// The statement of `query`, prepared at its first use on this connection, reset.
+    /// The statement of `query`, prepared at its first use on this connection. Every use binds all
+    /// its parameters and rewinds it when done (``Statement/rewind()``), so it is ready here.
     private func pageStatement(_ query: PageQuery) throws -> Statement {
-        if let statement = pageStatements[query.rawValue] {
-            statement.reset()
-            return statement
-        }
+        if let statement = pageStatements[query.rawValue] { return statement }
         let statement = try connection.prepare(query.sql)
         pageStatements[query.rawValue] = statement
         return statement
     }
 
     private func readStubs(_ statement: Statement, capacity: Int) throws -> [Item] {
-        defer { statement.reset() }
+        defer { statement.rewind() }
         var items: [Item] = []
         items.reserveCapacity(Swift.min(capacity, 1_024))
         while try statement.step() {

@@ -19,7 +19,7 @@ extension ItemStore {
         while start < ids.count {
             let chunk = ids[start..<min(ids.count, start + Self.rowsChunk)]
             let statement = try rowsStatement(count: chunk.count)
-            defer { statement.reset() }
+            defer { statement.rewind() }
             for (offset, id) in chunk.enumerated() {
                 statement.bind(id, at: Int32(offset + 1))
             }
@@ -32,6 +32,17 @@ extension ItemStore {
             start += chunk.count
         }
         if !found.isSortedByID { found.sort { $0.id < $1.id } }
+        // Every id found once, asked for in ascending or descending order (a page's items usually
+        // are: feed order is newest first): the answer is `found` itself, or reversed in place.
+        if found.count == ids.count {
+            if ids.equalsIDs(of: found, reversed: false) {
+                return RowBatch(rows: found, missing: [])
+            }
+            if ids.equalsIDs(of: found, reversed: true) {
+                found.reverse()
+                return RowBatch(rows: found, missing: [])
+            }
+        }
         var rows: [ItemRow] = []
         rows.reserveCapacity(ids.count)
         var missing: [Int64] = []
@@ -41,12 +52,10 @@ extension ItemStore {
         return RowBatch(rows: rows, missing: missing)
     }
 
-    /// The rows statement for `count` ids, prepared at its first use on this connection, reset.
+    /// The rows statement for `count` ids, prepared at its first use on this connection. Every use
+    /// binds all its parameters and rewinds it when done (``Statement/rewind()``), so it is ready here.
     private func rowsStatement(count: Int) throws -> Statement {
-        if count < rowStatements.count, let statement = rowStatements[count] {
-            statement.reset()
-            return statement
-        }
+        if count < rowStatements.count, let statement = rowStatements[count] { return statement }
         let statement = try connection.prepare(Self.rowsSQL(count: count))
         if rowStatements.count <= count {
             rowStatements += repeatElement(nil, count: count + 1 - rowStatements.count)
@@ -58,6 +67,16 @@ extension ItemStore {
     static func rowsSQL(count: Int) -> String {
         let marks = Array(repeating: "?", count: count).joined(separator: ", ")
         return "SELECT id, title, author, payload FROM items WHERE id IN (\(marks))"
+    }
+}
+
+extension [Int64] {
+    /// Whether these ids are exactly `rows`' ids (sorted ascending), in ascending order, or in
+    /// descending order when `reversed`. - Precondition: `count == rows.count`.
+    fileprivate func equalsIDs(of rows: [ItemRow], reversed: Bool) -> Bool {
+        let last = count - 1
+        for index in indices where self[index] != rows[reversed ? last - index : index].id { return false }
+        return true
     }
 }
 

@@ -74,6 +74,12 @@ extension FeedController {
     private mutating func sanitize(_ page: [Item], newerThan upper: Cursor? = nil, olderThan lower: Cursor? = nil)
         -> [Item]
     {
+        // The usual page, from a well-behaved source: already in feed order, within the bounds, no
+        // id twice. Then it is kept as it is, in one pass and without copies.
+        if page.isInFeedOrder(newerThan: upper, olderThan: lower) {
+            var ids = Set<Int64>(minimumCapacity: page.count)
+            if page.allSatisfy({ ids.insert($0.id).inserted }) { return page }
+        }
         var seen = Set<Int64>()
         let kept = page
             .filter { item in
@@ -222,5 +228,16 @@ extension FeedController {
     private func chunked(_ count: Int) -> [Int] {
         let size = configuration.pageSize
         return stride(from: 0, to: count, by: size).map { min(size, count - $0) }
+    }
+}
+
+extension [Item] {
+    /// Whether the cursors strictly increase (feed order) and lie strictly between the bounds.
+    fileprivate func isInFeedOrder(newerThan upper: Cursor?, olderThan lower: Cursor?) -> Bool {
+        guard let first, let last else { return true }
+        if let lower, !(lower < first.cursor) { return false }
+        if let upper, !(last.cursor < upper) { return false }
+        for index in indices.dropFirst() where !(self[index - 1].cursor < self[index].cursor) { return false }
+        return true
     }
 }
