@@ -117,20 +117,10 @@ final class Statement {
     }
 
     /// The column as text, copied; `""` for NULL.
-    ///
-    /// Read through the column's `sqlite3_value` (`sqlite3_column_value`, then `sqlite3_value_text`
-    /// and `sqlite3_value_bytes`): one call that takes the connection's mutex in serialized mode
-    /// instead of two (`sqlite3_column_text` and `sqlite3_column_bytes`), with the exact length
-    /// (text with an embedded NUL is read whole, which `strlen` would cut). The value is
-    /// "unprotected" (no mutex held; <https://sqlite.org/c3ref/value.html>): reading it is safe because a
-    /// statement is used by one thread at a time (see the type's note), and it is copied at once,
-    /// before the statement steps again.
     @inline(__always)
     func text(at column: Int32) -> String {
-        guard let value = sqlite3_column_value(handle, column), let bytes = sqlite3_value_text(value) else {
-            return ""
-        }
-        let count = Int(sqlite3_value_bytes(value))
+        guard let bytes = sqlite3_column_text(handle, column) else { return "" }
+        let count = Int(sqlite3_column_bytes(handle, column))
         return String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
     }
 
