@@ -62,7 +62,8 @@ public final class SessionScheduler: Sendable {
                 workerLoop(worker)
                 group.leave()
             }
-            // 8 MiB, as the main thread: a replay's frame in a debug build runs deep stacks (1 MiB overflowed).
+            // 8 MiB, as the main thread: debug-build frames reach ~11 KB and skip the 4 KiB guard page
+            // unprobed, so a small stack that overflowed would corrupt a neighbour silently.
             thread.stackSize = 8 << 20
             group.enter()
             thread.start()
