@@ -1,1 +1,0 @@
-// FeedEngine: see ../../README.md (targets table). Filled in by its issue.

@@ -1,1 +1,0 @@
-// FeedReplay: see ../../README.md (targets table). Filled in by its issue.
