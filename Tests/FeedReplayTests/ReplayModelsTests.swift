@@ -96,7 +96,7 @@ import Testing
 
 @Suite struct EventQueueTests {
     @Test func entriesComeOutByTimeAndEqualTimesInScheduleOrder() {
-        var queue = EventQueue<String>()
+        var queue = EventQueue<Double, String>()
         queue.push("c", at: 30)
         queue.push("a1", at: 10)
         queue.push("b", at: 20)
@@ -111,7 +111,7 @@ import Testing
 
     @Test func matchesASortedOracleOnRandomPushes() {
         var rng = SplitMix64(seed: 99)
-        var queue = EventQueue<Int>()
+        var queue = EventQueue<Double, Int>()
         var oracle: [(Double, Int)] = []
         for i in 0..<500 {
             let t = Double(rng.next() % 50)

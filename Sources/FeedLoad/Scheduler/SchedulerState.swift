@@ -1,4 +1,6 @@
-/// The scheduler's shared state, only ever touched under its lock: due steps in a min-heap,
+import FeedReplay
+
+/// The scheduler's shared state, only ever touched under its lock: due steps in a stable queue,
 /// arrivals, and session counts.
 struct SchedulerState: ~Copyable {
     enum Job {
@@ -14,19 +16,8 @@ struct SchedulerState: ~Copyable {
         case exit
     }
 
-    private struct Entry {
-        var due: ContinuousClock.Instant
-        var sequence: Int
-        var box: SessionBox
-
-        /// Earlier due first; ties in push order, so sessions take turns fairly.
-        func precedes(_ other: Entry) -> Bool {
-            due != other.due ? due < other.due : sequence < other.sequence
-        }
-    }
-
-    private var heap: [Entry] = []
-    private var sequence = 0
+    /// Due steps; equal due times in push order, so sessions take turns fairly.
+    private var due = EventQueue<ContinuousClock.Instant, SessionBox>()
     private var model = ArrivalModel.closed(sessions: 1)
     private var deadline: ContinuousClock.Instant?
     private(set) var startInstant: ContinuousClock.Instant?
@@ -51,9 +42,9 @@ struct SchedulerState: ~Copyable {
     mutating func nextJob(now: ContinuousClock.Instant, stopped: Bool, clock: ContinuousClock) -> Job {
         if stopped || now >= (deadline ?? now) { stopping = true }
         if stopping {
-            if !heap.isEmpty {
+            if let (_, box) = due.popFirst() {
                 inFlight += 1
-                return .abandon(popMin().box)
+                return .abandon(box)
             }
             return inFlight == 0 ? .exit : .wait(.milliseconds(1))
         }
@@ -71,12 +62,12 @@ struct SchedulerState: ~Copyable {
                 counts.dropped += 1
             }
         }
-        if let top = heap.first, top.due <= now {
+        if let (_, box) = due.popDue(at: now) {
             inFlight += 1
-            return .step(popMin().box)
+            return .step(box)
         }
         var wake = deadline ?? now
-        if let top = heap.first { wake = min(wake, top.due) }
+        if let next = due.nextTime { wake = min(wake, next) }
         if let nextArrival { wake = min(wake, nextArrival) }
         return .wait(now.duration(to: wake))
     }
@@ -89,17 +80,9 @@ struct SchedulerState: ~Copyable {
     }
 
     /// A created or stepped session comes back, due again at `due`.
-    mutating func push(_ box: SessionBox, due: ContinuousClock.Instant) {
+    mutating func push(_ box: SessionBox, due time: ContinuousClock.Instant) {
         inFlight -= 1
-        sequence += 1
-        heap.append(Entry(due: due, sequence: sequence, box: box))
-        var child = heap.count - 1
-        while child > 0 {
-            let parent = (child - 1) / 2
-            guard heap[child].precedes(heap[parent]) else { break }
-            heap.swapAt(child, parent)
-            child = parent
-        }
+        due.push(box, at: time)
     }
 
     /// A session ended (finished, failed, or abandoned at the end of the run).
@@ -113,25 +96,5 @@ struct SchedulerState: ~Copyable {
             counts.completed += 1
         }
         if case .closed = model, !stopping { pendingStarts += 1 }
-    }
-
-    private mutating func popMin() -> Entry {
-        let top = heap[0]
-        let last = heap.removeLast()
-        if !heap.isEmpty {
-            heap[0] = last
-            var parent = 0
-            while true {
-                let left = 2 * parent + 1
-                let right = left + 1
-                var smallest = parent
-                if left < heap.count && heap[left].precedes(heap[smallest]) { smallest = left }
-                if right < heap.count && heap[right].precedes(heap[smallest]) { smallest = right }
-                if smallest == parent { break }
-                heap.swapAt(parent, smallest)
-                parent = smallest
-            }
-        }
-        return top
     }
 }

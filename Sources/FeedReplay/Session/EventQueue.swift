@@ -1,20 +1,22 @@
-/// A deterministic queue of pending simulated completions on the virtual clock.
-///
-/// Entries come out by time, and entries with equal times in the order they were scheduled, so
-/// two runs with the same seed deliver in the same order (a binary heap alone would not be stable).
+/// A stable priority queue: entries come out by time, and entries with equal times in the order
+/// they were pushed (a binary heap alone would not be stable). The replay keeps its pending
+/// answers on the virtual clock in one (`Time` = ms); the load tester keeps its due session
+/// steps on the monotonic clock in another, so sessions with equal due times take turns.
 ///
 /// - Complexity: O(log n) per push and pop.
-struct EventQueue<Element> {
-    private var heap: [(time: Double, seq: UInt64, element: Element)] = []
+package struct EventQueue<Time: Comparable, Element> {
+    private var heap: [(time: Time, seq: UInt64, element: Element)] = []
     private var nextSeq: UInt64 = 0
 
-    var isEmpty: Bool { heap.isEmpty }
-    var count: Int { heap.count }
+    package init() {}
 
-    /// Time of the earliest entry, ms.
-    var nextTime: Double? { heap.first?.time }
+    package var isEmpty: Bool { heap.isEmpty }
+    package var count: Int { heap.count }
 
-    mutating func push(_ element: Element, at time: Double) {
+    /// Time of the earliest entry.
+    package var nextTime: Time? { heap.first?.time }
+
+    package mutating func push(_ element: Element, at time: Time) {
         heap.append((time, nextSeq, element))
         nextSeq += 1
         var child = heap.count - 1
@@ -27,8 +29,14 @@ struct EventQueue<Element> {
     }
 
     /// Removes and returns the earliest entry if its time is ≤ `time`.
-    mutating func popDue(at time: Double) -> (time: Double, element: Element)? {
+    package mutating func popDue(at time: Time) -> (time: Time, element: Element)? {
         guard let first = heap.first, first.time <= time else { return nil }
+        return popFirst()
+    }
+
+    /// Removes and returns the earliest entry, whatever its time.
+    package mutating func popFirst() -> (time: Time, element: Element)? {
+        guard let first = heap.first else { return nil }
         let last = heap.removeLast()
         if !heap.isEmpty {
             heap[0] = last
@@ -48,6 +56,6 @@ struct EventQueue<Element> {
     }
 
     private func less(_ a: Int, _ b: Int) -> Bool {
-        (heap[a].time, heap[a].seq) < (heap[b].time, heap[b].seq)
+        heap[a].time != heap[b].time ? heap[a].time < heap[b].time : heap[a].seq < heap[b].seq
     }
 }

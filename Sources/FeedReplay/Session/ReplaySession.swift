@@ -32,7 +32,7 @@ public final class ReplaySession {
     let virtualizer: Virtualizer
     var latencyRNG: SplitMix64
     var faultRNG: SplitMix64
-    var queue = EventQueue<Completion>()
+    var queue = EventQueue<Double, Completion>()
     var metrics: FrameMetrics
     var now = 0.0
     var frame = 0
