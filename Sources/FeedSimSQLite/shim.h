@@ -14,4 +14,11 @@ static inline int feedsim_sqlite_db_config_int(sqlite3 *db, int op, int value, i
     return sqlite3_db_config(db, op, value, out);
 }
 
+/// sqlite3_config is variadic; this wraps SQLITE_CONFIG_MEMSTATUS (memory statistics on or off).
+/// Like every sqlite3_config option it must run before the library initializes (the first open),
+/// else SQLite refuses it with SQLITE_MISUSE and keeps its setting.
+static inline int feedsim_sqlite_config_memstatus(int on) {
+    return sqlite3_config(SQLITE_CONFIG_MEMSTATUS, on);
+}
+
 #endif

@@ -87,37 +87,51 @@ extension ItemStore {
     public func newest(feed: FeedID, limit: Int) throws -> Page {
         precondition(limit >= 1, "page limit must be at least 1")
         let statement = try pageStatement(.newest)
-        statement.bind(feed.rawValue, at: 1)
-        statement.bind(limit + 1, at: 2)
-        var items = try readStubs(statement, capacity: limit + 1)
+        var items = try connection.serialized {
+            statement.bind(feed.rawValue, at: 1)
+            statement.bind(limit + 1, at: 2)
+            return try readStubs(statement, capacity: limit + 1)
+        }
         let more = items.count > limit
         if more { items.removeLast() }
         return Page(items: items, hasMoreBefore: false, hasMoreAfter: more)
     }
 
-    /// See ``FeedPageSource/after(_:limit:)``.
+    /// See ``FeedPageSource/after(_:limit:)``. The page and its "newer items exist" probe run in one
+    /// read transaction (``Connection/read(_:)``), so both see the same snapshot.
     public func after(_ cursor: Cursor, feed: FeedID, limit: Int) throws -> Page {
         precondition(limit >= 1, "page limit must be at least 1")
         let statement = try pageStatement(.after)
-        bind(statement, feed: feed, cursor: cursor, limit: limit + 1)
-        var items = try readStubs(statement, capacity: limit + 1)
-        let more = items.count > limit
-        if more { items.removeLast() }
-        let newer = try exists(.newerExists, feed: feed, than: items.first?.cursor ?? cursor)
-        return Page(items: items, hasMoreBefore: newer, hasMoreAfter: more)
+        let probe = try pageStatement(.newerExists)
+        return try connection.read {
+            try connection.serialized {
+                bind(statement, feed: feed, cursor: cursor, limit: limit + 1)
+                var items = try readStubs(statement, capacity: limit + 1)
+                let more = items.count > limit
+                if more { items.removeLast() }
+                let newer = try exists(probe, feed: feed, than: items.first?.cursor ?? cursor)
+                return Page(items: items, hasMoreBefore: newer, hasMoreAfter: more)
+            }
+        }
     }
 
-    /// See ``FeedPageSource/before(_:limit:)``.
+    /// See ``FeedPageSource/before(_:limit:)``. The page and its "older items exist" probe run in
+    /// one read transaction, as in ``after(_:feed:limit:)``.
     public func before(_ cursor: Cursor, feed: FeedID, limit: Int) throws -> Page {
         precondition(limit >= 1, "page limit must be at least 1")
         let statement = try pageStatement(.before)
-        bind(statement, feed: feed, cursor: cursor, limit: limit + 1)
-        var items = try readStubs(statement, capacity: limit + 1)  // ascending: nearest to the cursor first
-        let more = items.count > limit
-        if more { items.removeLast() }
-        items.reverse()
-        let older = try exists(.olderExists, feed: feed, than: items.last?.cursor ?? cursor)
-        return Page(items: items, hasMoreBefore: more, hasMoreAfter: older)
+        let probe = try pageStatement(.olderExists)
+        return try connection.read {
+            try connection.serialized {
+                bind(statement, feed: feed, cursor: cursor, limit: limit + 1)
+                var items = try readStubs(statement, capacity: limit + 1)  // ascending: nearest to the cursor first
+                let more = items.count > limit
+                if more { items.removeLast() }
+                items.reverse()
+                let older = try exists(probe, feed: feed, than: items.last?.cursor ?? cursor)
+                return Page(items: items, hasMoreBefore: more, hasMoreAfter: older)
+            }
+        }
     }
 
     /// A page by OFFSET: kept only as the baseline that shows what OFFSET paging does wrong
@@ -145,8 +159,7 @@ extension ItemStore {
         statement.bind(limit, at: 4)
     }
 
-    private func exists(_ query: PageQuery, feed: FeedID, than cursor: Cursor) throws -> Bool {
-        let statement = try pageStatement(query)
+    private func exists(_ statement: Statement, feed: FeedID, than cursor: Cursor) throws -> Bool {
         defer { statement.rewind() }
         statement.bind(feed.rawValue, at: 1)
         statement.bind(cursor.publishedAt, at: 2)

@@ -19,15 +19,17 @@ extension ItemStore {
         while start < ids.count {
             let chunk = ids[start..<min(ids.count, start + Self.rowsChunk)]
             let statement = try rowsStatement(count: chunk.count)
-            defer { statement.rewind() }
-            for (offset, id) in chunk.enumerated() {
-                statement.bind(id, at: Int32(offset + 1))
-            }
-            while try statement.step() {
-                found.append(
-                    ItemRow(
-                        id: statement.int64(at: 0), title: statement.text(at: 1), author: statement.text(at: 2),
-                        payload: statement.text(at: 3)))
+            try connection.serialized {
+                defer { statement.rewind() }
+                for (offset, id) in chunk.enumerated() {
+                    statement.bind(id, at: Int32(offset + 1))
+                }
+                while try statement.step() {
+                    found.append(
+                        ItemRow(
+                            id: statement.int64(at: 0), title: statement.text(at: 1), author: statement.text(at: 2),
+                            payload: statement.text(at: 3)))
+                }
             }
             start += chunk.count
         }

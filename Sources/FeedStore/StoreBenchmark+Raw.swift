@@ -20,6 +20,7 @@ enum RawSQLite {
     }
 
     static func open(_ path: String) throws -> OpaquePointer {
+        SQLiteLibrary.configure()
         var db: OpaquePointer?
         try check(
             sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX, nil), db,
@@ -86,14 +87,17 @@ enum RawSQLite {
     }
 
     /// Walks the whole feed in `after` pages of `limit`, with the same two queries per page as
-    /// ``ItemStore/after(_:feed:limit:)`` (page of limit + 1, then "any newer?").
+    /// ``ItemStore/after(_:feed:limit:)`` (page of limit + 1, then "any newer?", in one read
+    /// transaction).
     /// - Returns: pages and items read.
     static func walk(db: OpaquePointer, feed: Int64, limit: Int) throws -> (pages: Int, items: Int) {
         let newest = try prepare(db, ItemStore.newestSQL)
         let after = try prepare(db, ItemStore.afterSQL)
         let newer = try prepare(db, ItemStore.newerExistsSQL)
+        let begin = try prepare(db, "BEGIN")
+        let commit = try prepare(db, "COMMIT")
         defer {
-            for statement in [newest, after, newer] { sqlite3_finalize(statement) }
+            for statement in [newest, after, newer, begin, commit] { sqlite3_finalize(statement) }
         }
         func read(_ statement: OpaquePointer) throws -> [Item] {
             var items: [Item] = []
@@ -118,6 +122,8 @@ enum RawSQLite {
         while page.count > limit {
             page.removeLast()
             let last = page[page.count - 1]
+            try check(sqlite3_step(begin), db, "begin")
+            sqlite3_reset(begin)
             sqlite3_bind_int64(after, 1, feed)
             sqlite3_bind_int64(after, 2, last.publishedAt)
             sqlite3_bind_int64(after, 3, last.id)
@@ -130,6 +136,8 @@ enum RawSQLite {
             try check(sqlite3_step(newer), db, "exists")
             _ = sqlite3_column_int64(newer, 0)
             sqlite3_reset(newer)
+            try check(sqlite3_step(commit), db, "commit")
+            sqlite3_reset(commit)
             pages += 1
             total += min(page.count, limit)
         }

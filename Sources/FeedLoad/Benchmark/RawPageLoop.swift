@@ -1,4 +1,5 @@
 internal import FeedSimSQLite
+import FeedStore
 import Foundation
 import Synchronization
 
@@ -6,7 +7,8 @@ import Synchronization
 /// bare loop over the SQLite C API on `threads` threads, one connection each, no think time.
 ///
 /// Each walk is what a session does to the store: the newest page, then More pages by keyset
-/// cursor (each with the store's "newer items exist" probe), and the rows of every page's items in
+/// cursor (each with the store's "newer items exist" probe, the two in one read transaction, as
+/// ``FeedStore/ItemStore/after(_:feed:limit:)`` runs them), and the rows of every page's items in
 /// `IN (…)` statements of at most `rowBatchSize` ids (a pagination session fetches a page's rows in
 /// batches of the virtualizer's row batch limit; replay sessions fetch them as items enter the
 /// preload range, a few at a time, so the benchmark passes their measured average); a walk ends
@@ -59,6 +61,7 @@ enum RawPageLoop {
     private static func loop(
         path: String, feed: Int64, pageSize: Int, pagesPerWalk: Int, rowBatchSize: Int, done: () -> Bool
     ) throws -> (pages: Int, rows: Int) {
+        SQLiteLibrary.configure()
         var db: OpaquePointer?
         guard sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_FULLMUTEX, nil) == SQLITE_OK, let db else {
             sqlite3_close_v2(db)
@@ -82,13 +85,15 @@ enum RawPageLoop {
             """)
         let newer = try prepare(
             "SELECT EXISTS (SELECT 1 FROM items WHERE feed_id = ?1 AND (published_at, id) > (?2, ?3))")
+        let begin = try prepare("BEGIN")
+        let commit = try prepare("COMMIT")
         // One rows statement per batch size, 1...pageSize.
         let rowStatements = try (1...pageSize).map { size in
             let marks = Array(repeating: "?", count: size).joined(separator: ", ")
             return try prepare("SELECT id, title, author, payload FROM items WHERE id IN (\(marks))")
         }
         defer {
-            for statement in [newest, after, newer] + rowStatements { sqlite3_finalize(statement) }
+            for statement in [newest, after, newer, begin, commit] + rowStatements { sqlite3_finalize(statement) }
         }
         let batchSize = max(1, min(pageSize, rowBatchSize))
         var pages = 0
@@ -99,6 +104,9 @@ enum RawPageLoop {
             for _ in 0..<pagesPerWalk {
                 let statement: OpaquePointer
                 if let (publishedAt, id) = cursor {
+                    // As the store: a More page and its probe in one read transaction.
+                    guard sqlite3_step(begin) == SQLITE_DONE else { throw Failure(description: "BEGIN failed") }
+                    sqlite3_reset(begin)
                     statement = after
                     sqlite3_bind_int64(statement, 1, feed)
                     sqlite3_bind_int64(statement, 2, publishedAt)
@@ -130,6 +138,8 @@ enum RawPageLoop {
                     sqlite3_bind_int64(newer, 3, probe.1)
                     _ = sqlite3_step(newer)
                     sqlite3_reset(newer)
+                    guard sqlite3_step(commit) == SQLITE_DONE else { throw Failure(description: "COMMIT failed") }
+                    sqlite3_reset(commit)
                 }
                 pages += 1
                 let onPage = min(count, pageSize)

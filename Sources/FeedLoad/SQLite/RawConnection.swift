@@ -1,4 +1,5 @@
 internal import FeedSimSQLite
+import FeedStore
 import Synchronization
 
 /// An error from the load tester's own SQLite calls: result code, message and SQL.
@@ -31,6 +32,7 @@ final class RawConnection {
     static let maxBusyWaits: Int32 = 10_000
 
     init(path: String) throws {
+        SQLiteLibrary.configure()
         var db: OpaquePointer?
         let code = sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_FULLMUTEX, nil)
         guard code == SQLITE_OK, let db else {
