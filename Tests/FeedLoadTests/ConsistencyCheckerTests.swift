@@ -78,6 +78,48 @@ import Testing
             }.map(\.id)
             #expect(ConsistencyChecker.check(loaded: loaded, survivors: survivors, existedAtStart: existed) == expected)
             #expect(ConsistencyChecker.check(loaded: loaded, survivorIDsInSpan: spanIDs, existedAtStart: existed) == expected)
+            // The one-pass check proves its counts or declines; it never gives others.
+            let inFeedOrder = survivors.filter { spanIDs.contains($0.id) }.sorted { $0.cursor < $1.cursor }.map(\.id)
+            if let count = ConsistencyChecker.checkInFeedOrder(
+                loaded: loaded, survivorIDsInFeedOrder: inFeedOrder, existedAtStart: existed)
+            {
+                #expect(count == expected)
+            }
         }
+    }
+
+    @Test func theOnePassCheckCountsEveryWalkThatIsASubsequenceOfTheSurvivorsLikeTheBruteForce() {
+        var random = SplitMix64(seed: 7)
+        var declined = 0
+        for _ in 0..<300 {
+            // Survivors: a random subset of ids 1…size, in feed order (newest, the largest id, first).
+            let size = Int(random.next() % 60) + 1
+            let survivors = (1...Int64(size)).reversed().filter { _ in random.next() % 4 != 0 }.map(item)
+            // A walk down them in feed order that skips some: a subsequence, so no duplicates.
+            var loaded = survivors.filter { _ in random.next() % 3 != 0 }
+            // Sometimes break it: a repeat, two loads swapped, or a load that is no survivor.
+            let breakage = random.next() % 4
+            if breakage == 1, let first = loaded.first { loaded.append(first) }
+            if breakage == 2, loaded.count >= 2 { loaded.swapAt(0, 1) }
+            if breakage == 3, !loaded.isEmpty { loaded.insert(item(Int64(size) + 1), at: 0) }
+            let cutoff = Int64(random.next() % UInt64(size + 1))
+            let existed: (Int64) -> Bool = { $0 <= cutoff }
+            let spanIDs = survivors.filter { item in
+                loaded.contains { $0.cursor <= item.cursor } && loaded.contains { $0.cursor >= item.cursor }
+            }.map(\.id)
+            let expected = ConsistencyChecker.check(loaded: loaded, survivors: survivors, existedAtStart: existed)
+            let count = ConsistencyChecker.checkInFeedOrder(
+                loaded: loaded, survivorIDsInFeedOrder: spanIDs, existedAtStart: existed)
+            if breakage == 0 || loaded.count < 2 && breakage == 2 {
+                // An untouched subsequence: always proved, and 0 duplicates by construction.
+                #expect(count == expected)
+                #expect(count?.duplicates == 0)
+            } else if let count {
+                #expect(count == expected)
+            } else {
+                declined += 1
+            }
+        }
+        #expect(declined > 0)  // the broken walks do reach the fallback
     }
 }

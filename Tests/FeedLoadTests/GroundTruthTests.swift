@@ -26,9 +26,9 @@ import Testing
             let b = cursors[Int(random.next() % 40)]
             let (newest, oldest) = (min(a, b), max(a, b))
             // Brute force: every "home" item whose cursor lies between them in feed order.
-            let expected = cursors.filter { newest <= $0 && $0 <= oldest }.map(\.id).sorted()
-            #expect(try truth.spanIDs(newest: newest, oldest: oldest).sorted() == expected)
-            #expect(try truth.span(newest: newest, oldest: oldest).map(\.id).sorted() == expected)
+            let expected = cursors.filter { newest <= $0 && $0 <= oldest }.sorted().map(\.id)  // feed order
+            #expect(try truth.spanIDs(newest: newest, oldest: oldest) == expected)
+            #expect(try truth.span(newest: newest, oldest: oldest).map(\.id).sorted() == expected.sorted())
         }
     }
 }

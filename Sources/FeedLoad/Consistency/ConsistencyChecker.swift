@@ -68,4 +68,32 @@ public enum ConsistencyChecker {
         for id in survivorIDsInSpan where existedAtStart(id) && !seen.contains(id) { skips += 1 }
         return ConsistencyCount(duplicates: loaded.count - seen.count, skips: skips)
     }
+
+    /// The same counts in one pass and without hashing, when they can be proved that way: for the
+    /// usual keyset walk, whose loads are the span's survivors in feed order with none repeated.
+    ///
+    /// Matches `loaded` greedily, in order, against the survivors in feed order. If every load is
+    /// matched, `loaded` is a subsequence of the survivors, which are distinct: so it has no
+    /// duplicates, and the survivors left unmatched are exactly the ones it did not load (a
+    /// survivor passed over cannot be loaded later, since its id occurs once). Otherwise (repeats,
+    /// loads out of order, a loaded item deleted since) it returns `nil` and the caller counts with
+    /// ``check(loaded:survivorIDsInSpan:existedAtStart:)``.
+    /// - Parameter survivorIDsInFeedOrder: the ids of the survivors inside the walk's span, in feed
+    ///   order (`publishedAt DESC, id DESC`).
+    /// - Returns: the counts (duplicates 0), or `nil` when this pass cannot prove them.
+    /// - Complexity: O(|L| + |survivorIDsInFeedOrder|).
+    public static func checkInFeedOrder(
+        loaded: [Item], survivorIDsInFeedOrder: some Sequence<Int64>, existedAtStart: (Int64) -> Bool
+    ) -> ConsistencyCount? {
+        var matched = 0
+        var skips = 0
+        for id in survivorIDsInFeedOrder {
+            if matched < loaded.count && loaded[matched].id == id {
+                matched += 1
+            } else if existedAtStart(id) {
+                skips += 1
+            }
+        }
+        return matched == loaded.count ? ConsistencyCount(duplicates: 0, skips: skips) : nil
+    }
 }

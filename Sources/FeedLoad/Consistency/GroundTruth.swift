@@ -20,12 +20,14 @@ final class GroundTruth {
             SELECT id, published_at, kind, width, height FROM items
             WHERE feed_id = ?1 AND (published_at, id) <= (?2, ?3) AND (published_at, id) >= (?4, ?5)
             """)
-        // The same span, ids only: answered from the index `items_feed_order (feed_id,
-        // published_at DESC, id DESC)` alone (a covering index scan, no table lookups).
+        // The same span, ids only, in feed order: answered from the index `items_feed_order
+        // (feed_id, published_at DESC, id DESC)` alone (a covering index scan in index order: no
+        // table lookups, no sort).
         spanIDsStatement = try connection.prepare(
             """
             SELECT id FROM items
             WHERE feed_id = ?1 AND (published_at, id) <= (?2, ?3) AND (published_at, id) >= (?4, ?5)
+            ORDER BY published_at DESC, id DESC
             """)
     }
 
@@ -56,7 +58,7 @@ final class GroundTruth {
         return items
     }
 
-    /// The ids of ``span(newest:oldest:)``'s items, any order: what the sessions' consistency
+    /// The ids of ``span(newest:oldest:)``'s items, in feed order: what the sessions' consistency
     /// check needs, read from the index alone.
     /// - Complexity: O(log N + k) for k items in the span, no row reads.
     func spanIDs(newest: Cursor, oldest: Cursor) throws -> [Int64] {
@@ -72,14 +74,23 @@ final class GroundTruth {
     }
 
     /// Duplicates and skips of every walk, each checked against the store now (its span's ids)
-    /// with ``ConsistencyChecker/check(loaded:survivorIDsInSpan:existedAtStart:)``, summed.
+    /// with ``ConsistencyChecker/checkInFeedOrder(loaded:survivorIDsInFeedOrder:existedAtStart:)``,
+    /// or ``ConsistencyChecker/check(loaded:survivorIDsInSpan:existedAtStart:)`` when that one
+    /// cannot prove its counts, summed.
     /// - Parameter maxIDAtStart: ``maxID()`` read when the session started.
     func check(walks: [[Item]], maxIDAtStart: Int64) throws -> ConsistencyCount {
         var count = ConsistencyCount()
         for walk in walks {
-            guard let newest = walk.map(\.cursor).min(), let oldest = walk.map(\.cursor).max() else { continue }
+            guard let newest = walk.lazy.map(\.cursor).min(), let oldest = walk.lazy.map(\.cursor).max() else {
+                continue
+            }
             let survivors = try spanIDs(newest: newest, oldest: oldest)
-            count = count + ConsistencyChecker.check(loaded: walk, survivorIDsInSpan: survivors) { $0 <= maxIDAtStart }
+            let existedAtStart = { (id: Int64) in id <= maxIDAtStart }
+            count =
+                count
+                + (ConsistencyChecker.checkInFeedOrder(
+                    loaded: walk, survivorIDsInFeedOrder: survivors, existedAtStart: existedAtStart)
+                    ?? ConsistencyChecker.check(loaded: walk, survivorIDsInSpan: survivors, existedAtStart: existedAtStart))
         }
         return count
     }
