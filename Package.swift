@@ -15,12 +15,14 @@ let package = Package(
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]
         ),
+        // glibc's mallopt, for the load tester (header only, nothing to link).
+        .systemLibrary(name: "FeedSimLibc"),
         .target(name: "FeedModel"),
         .target(name: "FeedStore", dependencies: ["FeedModel", "FeedSimSQLite"]),
         .target(name: "FeedLayout"),
         .target(name: "FeedEngine", dependencies: ["FeedModel", "FeedLayout"]),
         .target(name: "FeedReplay", dependencies: ["FeedEngine", "FeedStore"]),
-        .target(name: "FeedLoad", dependencies: ["FeedReplay", "FeedStore", "FeedSimSQLite"]),
+        .target(name: "FeedLoad", dependencies: ["FeedReplay", "FeedStore", "FeedSimSQLite", "FeedSimLibc"]),
         .executableTarget(
             name: "feedsim",
             dependencies: ["FeedModel", "FeedStore", "FeedLayout", "FeedEngine", "FeedReplay", "FeedLoad"]

@@ -45,6 +45,7 @@ import Testing
         #expect(report.latency["after"] != nil && report.latency["offset"] == nil)
         #expect(report.latency["insert"]?.count == UInt64(report.insertTransactions))
         #expect(report.rows > 0)
+        #expect(HeapTuning.applied, "glibc took the trim threshold")
     }
 
     @Test func offsetReplaySessionsLoadDuplicatesUnderTheSameWrites() throws {

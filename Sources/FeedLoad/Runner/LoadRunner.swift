@@ -90,8 +90,10 @@ public final class LoadRunner: Sendable {
         }
     }
 
-    /// Runs the load to the end and returns its report.
+    /// Runs the load to the end and returns its report. Raises glibc's heap trim threshold for the
+    /// process first (``HeapTuning``).
     public func run() -> LoadReport {
+        HeapTuning.keepFreedMemory()
         writers?.start()
         let result = scheduler.run()
         writers?.stop()
