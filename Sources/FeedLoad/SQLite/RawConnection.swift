@@ -64,6 +64,15 @@ final class RawConnection {
         guard code == SQLITE_OK else { throw error(code, sql: sql) }
     }
 
+    /// Runs `body` holding the connection's own recursive mutex (serialized mode), so the SQLite
+    /// calls inside re-enter it instead of taking it each time (see `Connection.serialized`).
+    func serialized<T>(_ body: () throws -> T) rethrows -> T {
+        let mutex = sqlite3_db_mutex(handle)
+        sqlite3_mutex_enter(mutex)
+        defer { sqlite3_mutex_leave(mutex) }
+        return try body()
+    }
+
     func prepare(_ sql: String) throws -> RawStatement {
         var statement: OpaquePointer?
         let code = sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil)
@@ -116,6 +125,11 @@ final class RawStatement {
     func reset() {
         sqlite3_reset(handle)
         sqlite3_clear_bindings(handle)
+    }
+
+    /// Resets without clearing bindings: for statements whose every parameter is bound before each run.
+    func rewind() {
+        sqlite3_reset(handle)
     }
 
     func int64(at column: Int32) -> Int64 { sqlite3_column_int64(handle, column) }
