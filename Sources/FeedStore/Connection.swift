@@ -146,12 +146,12 @@ final class Connection {
             statements = (try prepare("BEGIN"), try prepare("COMMIT"))
             readStatements = statements
         }
-        try statements.begin.run()
+        try statements.begin.runRewinding()
         inReadTransaction = true
         defer { inReadTransaction = false }
         do {
             let result = try body()
-            try statements.commit.run()
+            try statements.commit.runRewinding()
             return result
         } catch {
             try? execute("ROLLBACK")

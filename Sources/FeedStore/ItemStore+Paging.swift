@@ -183,7 +183,8 @@ extension ItemStore {
         while try statement.step() {
             items.append(
                 Item(
-                    id: statement.int64(at: 0), publishedAt: statement.int64(at: 1), kind: statement.text(at: 2),
+                    id: statement.int64(at: 0), publishedAt: statement.int64(at: 1),
+                    kind: statement.withText(at: 2) { kinds.string($0) },
                     width: statement.double(at: 3), height: statement.double(at: 4)))
         }
         return items

@@ -57,6 +57,8 @@ public final class ItemStore {
     var rowStatements: [Statement?] = []
     /// Prepared page statements by ``PageQuery`` (index = raw value), for the same reason.
     var pageStatements = [Statement?](repeating: nil, count: PageQuery.allCases.count)
+    /// The kinds (reuse identifiers) read so far, so a page's stubs share their `String`s.
+    var kinds = TextInterner()
     /// The database file, or `:memory:`.
     public var path: String { connection.path }
     /// The schema version (`PRAGMA user_version`) after migrations.

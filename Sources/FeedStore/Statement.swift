@@ -88,6 +88,13 @@ final class Statement {
         while try step() {}
     }
 
+    /// Runs a statement without parameters that returns no rows (`BEGIN`, `COMMIT`), then rewinds
+    /// it: one SQLite call fewer than ``run()``, which also clears bindings it does not have.
+    func runRewinding() throws {
+        defer { rewind() }
+        while try step() {}
+    }
+
     /// Resets to the first row and clears the bindings, ready for reuse.
     func reset() {
         sqlite3_reset(handle)
@@ -122,6 +129,13 @@ final class Statement {
         guard let bytes = sqlite3_column_text(handle, column) else { return "" }
         let count = Int(sqlite3_column_bytes(handle, column))
         return String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
+    }
+
+    /// Calls `body` with the column's text bytes, not copied (valid only inside `body`); empty for NULL.
+    @inline(__always)
+    func withText<R>(at column: Int32, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        guard let bytes = sqlite3_column_text(handle, column) else { return body(UnsafeBufferPointer(start: nil, count: 0)) }
+        return body(UnsafeBufferPointer(start: bytes, count: Int(sqlite3_column_bytes(handle, column))))
     }
 
     func isNull(at column: Int32) -> Bool {
