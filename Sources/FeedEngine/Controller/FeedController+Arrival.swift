@@ -76,10 +76,7 @@ extension FeedController {
     {
         // The usual page, from a well-behaved source: already in feed order, within the bounds, no
         // id twice. Then it is kept as it is, in one pass and without copies.
-        if page.isInFeedOrder(newerThan: upper, olderThan: lower) {
-            var ids = Set<Int64>(minimumCapacity: page.count)
-            if page.allSatisfy({ ids.insert($0.id).inserted }) { return page }
-        }
+        if page.isInFeedOrder(newerThan: upper, olderThan: lower) && page.hasDistinctIDs { return page }
         var seen = Set<Int64>()
         let kept = page
             .filter { item in
@@ -232,6 +229,21 @@ extension FeedController {
 }
 
 extension [Item] {
+    /// Whether no id occurs twice. Pages up to ``pairwiseLimit`` items compare every pair (at most
+    /// some 500 integer comparisons, cheaper than hashing into a new set); longer ones use a set.
+    fileprivate var hasDistinctIDs: Bool {
+        if count <= Self.pairwiseLimit {
+            for later in indices.dropFirst() {
+                for earlier in startIndex..<later where self[earlier].id == self[later].id { return false }
+            }
+            return true
+        }
+        var ids = Set<Int64>(minimumCapacity: count)
+        return allSatisfy { ids.insert($0.id).inserted }
+    }
+
+    fileprivate static var pairwiseLimit: Int { 32 }
+
     /// Whether the cursors strictly increase (feed order) and lie strictly between the bounds.
     fileprivate func isInFeedOrder(newerThan upper: Cursor?, olderThan lower: Cursor?) -> Bool {
         guard let first, let last else { return true }
