@@ -177,7 +177,14 @@ extension ItemStore {
     }
 
     private func readStubs(_ statement: Statement, capacity: Int) throws -> [Item] {
-        defer { statement.rewind() }
+        // The interner is moved out for the loop and back after: one access to the stored
+        // property per page rather than one (dynamically checked) per row.
+        var kinds = self.kinds
+        self.kinds = TextInterner()
+        defer {
+            self.kinds = kinds
+            statement.rewind()
+        }
         var items: [Item] = []
         items.reserveCapacity(Swift.min(capacity, 1_024))
         while try statement.step() {

@@ -216,6 +216,16 @@ public final class ItemStore {
         try connection.transaction(body)
     }
 
+    /// Runs `body` in one read transaction on this store's connection: every page and row query in
+    /// it reads the same snapshot of the database (under WAL, as of the first read;
+    /// <https://sqlite.org/isolation.html>), so the rows of a page's items cannot go missing because
+    /// a writer deleted them in between, and the connection takes and releases its shared locks
+    /// once. Inside another transaction it just runs `body`.
+    /// - Throws: ``SQLiteError`` from `BEGIN`/`COMMIT`; whatever `body` throws (the transaction ends).
+    public func read<T>(_ body: () throws -> T) throws -> T {
+        try connection.read(body)
+    }
+
     /// Runs `body` with every write it makes through this store undone afterwards: queries inside
     /// see the writes, the database file keeps none of them (a replay's upstream inserts, so the
     /// same replay can run again with the same result). Holds the write lock while `body` runs.

@@ -18,7 +18,7 @@ import Testing
         let (reader, feed) = try store(database, items: 5)
         let writer = try ItemStore(path: database.path)
         let count = "SELECT count(*) FROM items"
-        let (before, during) = try reader.connection.read {
+        let (before, during) = try reader.read {
             let before = try reader.connection.scalarInt(count)
             try writer.insert(items: [stub(id: 6, at: 60)], feed: feed)  // commits on its own connection
             return (before, try reader.connection.scalarInt(count))

@@ -155,7 +155,8 @@ public enum LoadBenchmark {
                             + "\(side.pagesPerWalk) pages per walk, \(seconds) s")
                     let measured = try RawPageLoop.run(
                         path: path, feed: feed, threads: threadCount, pageSize: pageSize,
-                        pagesPerWalk: side.pagesPerWalk, rowBatchSize: side.rowBatchSize, seconds: seconds)
+                        pagesPerWalk: side.pagesPerWalk, rowBatchSize: side.rowBatchSize,
+                        rowsInPageTransaction: side.session == "pagination", seconds: seconds)
                     return Side(
                         threads: threadCount, pages: measured.pages, rows: measured.rows, seconds: measured.seconds,
                         cpuSeconds: measured.cpuSeconds)

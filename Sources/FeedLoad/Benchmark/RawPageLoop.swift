@@ -8,7 +8,8 @@ import Synchronization
 ///
 /// Each walk is what a session does to the store: the newest page, then More pages by keyset
 /// cursor (each with the store's "newer items exist" probe, the two in one read transaction, as
-/// ``FeedStore/ItemStore/after(_:feed:limit:)`` runs them), and the rows of every page's items in
+/// ``FeedStore/ItemStore/after(_:feed:limit:)`` runs them; with `rowsInPageTransaction`, as a
+/// pagination session runs a page request, the page's rows too), and the rows of every page's items in
 /// `IN (…)` statements of at most `rowBatchSize` ids (a pagination session fetches a page's rows in
 /// batches of the virtualizer's row batch limit; replay sessions fetch them as items enter the
 /// preload range, a few at a time, so the benchmark passes their measured average); a walk ends
@@ -22,7 +23,7 @@ enum RawPageLoop {
     /// - Returns: pages and rows fetched, the seconds taken, and the threads' on-CPU seconds (``ThreadCPUClock``).
     static func run(
         path: String, feed: Int64, threads: Int, pageSize: Int, pagesPerWalk: Int, rowBatchSize: Int,
-        seconds: Double
+        rowsInPageTransaction: Bool, seconds: Double
     ) throws -> (pages: Int, rows: Int, seconds: Double, cpuSeconds: Double) {
         let totals = Mutex((pages: 0, rows: 0, cpu: UInt64(0), error: String?.none))
         let clock = ContinuousClock()
@@ -41,7 +42,7 @@ enum RawPageLoop {
                 do {
                     let counts = try loop(
                         path: path, feed: feed, pageSize: pageSize, pagesPerWalk: pagesPerWalk,
-                        rowBatchSize: rowBatchSize
+                        rowBatchSize: rowBatchSize, rowsInPageTransaction: rowsInPageTransaction
                     ) {
                         clock.now >= deadline
                     }
@@ -69,7 +70,8 @@ enum RawPageLoop {
     }
 
     private static func loop(
-        path: String, feed: Int64, pageSize: Int, pagesPerWalk: Int, rowBatchSize: Int, done: () -> Bool
+        path: String, feed: Int64, pageSize: Int, pagesPerWalk: Int, rowBatchSize: Int,
+        rowsInPageTransaction: Bool, done: () -> Bool
     ) throws -> (pages: Int, rows: Int) {
         SQLiteLibrary.configure()
         var db: OpaquePointer?
@@ -113,10 +115,15 @@ enum RawPageLoop {
             var cursor: (Int64, Int64)?
             for _ in 0..<pagesPerWalk {
                 let statement: OpaquePointer
-                if let (publishedAt, id) = cursor {
-                    // As the store: a More page and its probe in one read transaction.
+                // As the sessions: a pagination session's page, probe and rows in one read
+                // transaction; a replay session's More page and probe in one (the store's `after`),
+                // its rows later, each statement on its own.
+                let inTransaction = rowsInPageTransaction || cursor != nil
+                if inTransaction {
                     guard sqlite3_step(begin) == SQLITE_DONE else { throw Failure(description: "BEGIN failed") }
                     sqlite3_reset(begin)
+                }
+                if let (publishedAt, id) = cursor {
                     statement = after
                     sqlite3_bind_int64(statement, 1, feed)
                     sqlite3_bind_int64(statement, 2, publishedAt)
@@ -148,6 +155,8 @@ enum RawPageLoop {
                     sqlite3_bind_int64(newer, 3, probe.1)
                     _ = sqlite3_step(newer)
                     sqlite3_reset(newer)
+                }
+                if inTransaction && !rowsInPageTransaction {
                     guard sqlite3_step(commit) == SQLITE_DONE else { throw Failure(description: "COMMIT failed") }
                     sqlite3_reset(commit)
                 }
@@ -166,6 +175,10 @@ enum RawPageLoop {
                     }
                     sqlite3_reset(rows)
                     start = end
+                }
+                if rowsInPageTransaction {
+                    guard sqlite3_step(commit) == SQLITE_DONE else { throw Failure(description: "COMMIT failed") }
+                    sqlite3_reset(commit)
                 }
                 guard count > pageSize, let last else { break }  // end of the feed
                 cursor = last

@@ -15,6 +15,9 @@ import FeedStore
 /// 3. for each ``FeedAction/apply(_:)`` that brings items, their rows are fetched in batches of
 ///    ``rowBatchLimit`` ids, as the replay's virtualizer would ask for them (it sends the items
 ///    entering its preload range in batches of at most ``Virtualizer/defaultRowBatchLimit``);
+///    steps 2 and 3 run in one read transaction (``FeedStore/ItemStore/read(_:)``), as a server
+///    answering the page request with its items would: one snapshot, so no row of the page can
+///    be missing;
 /// 4. the viewport is reported at the end of the loaded content — the items stacked by their
 ///    intrinsic heights, a one-column list — so the distance to the end is 0, within any prefetch
 ///    distance, and the controller fires the next More at once.
@@ -108,14 +111,18 @@ public final class PaginationLoadSession: LoadSession {
         guard pagesLoaded < pageBudget, !requests.isEmpty else { return nil }
         let request = requests.removeFirst()
         pagesLoaded += 1
-        let actions: [FeedAction]
-        do {
-            let page = try backend.page(request)
-            actions = controller.pageArrived(request, page: page, now: now)
-        } catch {
-            actions = controller.pageFailed(request, error: "\(error)", now: now)
+        // One page request is one unit of work on the store, as a server answering it would run
+        // it: the page, its probe and the rows it brings read one snapshot.
+        try backend.source.store.read {
+            let actions: [FeedAction]
+            do {
+                let page = try backend.page(request)
+                actions = controller.pageArrived(request, page: page, now: now)
+            } catch {
+                actions = controller.pageFailed(request, error: "\(error)", now: now)
+            }
+            try perform(actions)
         }
-        try perform(actions)
         return pagesLoaded < pageBudget && !(requests.isEmpty && retries.isEmpty) ? .zero : nil
     }
 
