@@ -139,19 +139,13 @@ final class Connection {
     ///   ``SQLiteError`` from `BEGIN`/`COMMIT`.
     func read<T>(_ body: () throws -> T) throws -> T {
         if inTransaction || inReadTransaction { return try body() }
-        let statements: (begin: Statement, commit: Statement)
-        if let prepared = readStatements {
-            statements = prepared
-        } else {
-            statements = (try prepare("BEGIN"), try prepare("COMMIT"))
-            readStatements = statements
-        }
-        try statements.begin.runRewinding()
+        if readStatements == nil { readStatements = (try prepare("BEGIN"), try prepare("COMMIT")) }
+        try readStatements.unsafelyUnwrapped.begin.runRewinding()
         inReadTransaction = true
         defer { inReadTransaction = false }
         do {
             let result = try body()
-            try statements.commit.runRewinding()
+            try readStatements.unsafelyUnwrapped.commit.runRewinding()
             return result
         } catch {
             try? execute("ROLLBACK")

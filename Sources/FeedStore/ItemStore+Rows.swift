@@ -41,7 +41,7 @@ extension ItemStore {
                 return RowBatch(rows: found, missing: [])
             }
             if ids.equalsIDs(of: found, reversed: true) {
-                found.reverse()
+                found.withUnsafeMutableBufferPointer { $0.reverse() }  // moves, no retain and release per row
                 return RowBatch(rows: found, missing: [])
             }
         }

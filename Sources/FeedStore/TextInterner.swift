@@ -1,5 +1,3 @@
-import Foundation
-
 /// Hands out one `String` per distinct short text seen, so a column with a handful of values (an
 /// item's kind: its reuse identifier, such as `"photo"` or `"ad"`) is not decoded again for every
 /// row: the bytes are compared with the texts seen so far and the kept `String` is returned.
@@ -17,8 +15,10 @@ struct TextInterner {
     /// - Complexity: O(``capacity`` × ``maxLength``) at most.
     mutating func string(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
         for entry in entries where entry.bytes.count == bytes.count {
+            // Short texts: a byte loop, cheaper than a call to memcmp.
             let same = entry.bytes.withUnsafeBufferPointer { kept in
-                bytes.isEmpty || memcmp(kept.baseAddress!, bytes.baseAddress!, bytes.count) == 0
+                for offset in 0..<bytes.count where kept[offset] != bytes[offset] { return false }
+                return true
             }
             if same { return entry.string }
         }

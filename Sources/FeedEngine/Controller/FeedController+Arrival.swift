@@ -229,20 +229,19 @@ extension FeedController {
 }
 
 extension [Item] {
-    /// Whether no id occurs twice. Pages up to ``pairwiseLimit`` items compare every pair (at most
-    /// some 500 integer comparisons, cheaper than hashing into a new set); longer ones use a set.
+    /// Whether no id occurs twice. One pass with a 64-bit filter on the ids' low bits: an id is
+    /// compared with the earlier ones only when its bit is already set, so a page of consecutive
+    /// ids (the usual case) costs one pass, and any page at most O(n²) comparisons.
     fileprivate var hasDistinctIDs: Bool {
-        if count <= Self.pairwiseLimit {
-            for later in indices.dropFirst() {
-                for earlier in startIndex..<later where self[earlier].id == self[later].id { return false }
-            }
-            return true
+        var seen: UInt64 = 0
+        for index in indices {
+            let id = self[index].id
+            let bit: UInt64 = 1 << (UInt64(bitPattern: id) & 63)
+            if seen & bit != 0, self[startIndex..<index].contains(where: { $0.id == id }) { return false }
+            seen |= bit
         }
-        var ids = Set<Int64>(minimumCapacity: count)
-        return allSatisfy { ids.insert($0.id).inserted }
+        return true
     }
-
-    fileprivate static var pairwiseLimit: Int { 32 }
 
     /// Whether the cursors strictly increase (feed order) and lie strictly between the bounds.
     fileprivate func isInFeedOrder(newerThan upper: Cursor?, olderThan lower: Cursor?) -> Bool {
