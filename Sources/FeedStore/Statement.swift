@@ -134,7 +134,9 @@ final class Statement {
     /// Calls `body` with the column's text bytes, not copied (valid only inside `body`); empty for NULL.
     @inline(__always)
     func withText<R>(at column: Int32, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
-        guard let bytes = sqlite3_column_text(handle, column) else { return body(UnsafeBufferPointer(start: nil, count: 0)) }
+        guard let bytes = sqlite3_column_text(handle, column) else {
+            return body(UnsafeBufferPointer(start: nil, count: 0))
+        }
         return body(UnsafeBufferPointer(start: bytes, count: Int(sqlite3_column_bytes(handle, column))))
     }
 

@@ -77,7 +77,9 @@ import Testing
                 loaded.contains { $0.cursor <= item.cursor } && loaded.contains { $0.cursor >= item.cursor }
             }.map(\.id)
             #expect(ConsistencyChecker.check(loaded: loaded, survivors: survivors, existedAtStart: existed) == expected)
-            #expect(ConsistencyChecker.check(loaded: loaded, survivorIDsInSpan: spanIDs, existedAtStart: existed) == expected)
+            #expect(
+                ConsistencyChecker.check(loaded: loaded, survivorIDsInSpan: spanIDs, existedAtStart: existed)
+                    == expected)
             // The one-pass check proves its counts or declines; it never gives others.
             let inFeedOrder = survivors.filter { spanIDs.contains($0.id) }.sorted { $0.cursor < $1.cursor }.map(\.id)
             if let count = ConsistencyChecker.checkInFeedOrder(

@@ -112,8 +112,12 @@ import Testing
         #expect((0..<5).map { files.trace(forSession: $0, seed: 9) } == [first, second, first, second, first])
         let synthesized = SessionTraces.synthesized(models: [.reader, .flinger], durationSeconds: 1)
         // Session k: model k mod 2, seed 9 + k.
-        #expect(synthesized.trace(forSession: 0, seed: 9) == TraceSynthesizer(model: .reader, duration: 1, seed: 9).generate())
-        #expect(synthesized.trace(forSession: 3, seed: 9) == TraceSynthesizer(model: .flinger, duration: 1, seed: 12).generate())
+        #expect(
+            synthesized.trace(forSession: 0, seed: 9)
+                == TraceSynthesizer(model: .reader, duration: 1, seed: 9).generate())
+        #expect(
+            synthesized.trace(forSession: 3, seed: 9)
+                == TraceSynthesizer(model: .flinger, duration: 1, seed: 12).generate())
         #expect(synthesized.names == ["synth:reader", "synth:flinger"])
     }
 

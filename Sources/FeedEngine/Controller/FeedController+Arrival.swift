@@ -78,7 +78,8 @@ extension FeedController {
         // id twice. Then it is kept as it is, in one pass and without copies.
         if page.isInFeedOrder(newerThan: upper, olderThan: lower) && page.hasDistinctIDs { return page }
         var seen = Set<Int64>()
-        let kept = page
+        let kept =
+            page
             .filter { item in
                 (upper.map { item.cursor < $0 } ?? true) && (lower.map { $0 < item.cursor } ?? true)
             }

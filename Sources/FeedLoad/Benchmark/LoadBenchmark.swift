@@ -137,7 +137,8 @@ public enum LoadBenchmark {
 
         let controller = FeedController.Configuration(pageSize: pageSize, initialLoadPages: 1)
         let paginationBatch = min(pageSize, Virtualizer.defaultRowBatchLimit)
-        var pagination = Accumulator(session: "pagination", pagesPerWalk: pagesPerSession, rowBatchSize: paginationBatch)
+        var pagination = Accumulator(
+            session: "pagination", pagesPerWalk: pagesPerSession, rowBatchSize: paginationBatch)
         var replay = Accumulator(session: "replay", pagesPerWalk: 1, rowBatchSize: pageSize)
         for threadCount in threads == 1 ? [1] : [1, threads] {
             for round in 1...rounds {

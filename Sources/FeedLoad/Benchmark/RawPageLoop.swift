@@ -49,7 +49,10 @@ enum RawPageLoop {
                     ) {
                         clock.now >= deadline
                     }
-                    totals.withLock { $0.pages += counts.pages; $0.rows += counts.rows }
+                    totals.withLock {
+                        $0.pages += counts.pages
+                        $0.rows += counts.rows
+                    }
                 } catch {
                     totals.withLock { $0.error = String(describing: error) }
                 }
@@ -152,7 +155,8 @@ enum RawPageLoop {
                     if count <= pageSize { last = (publishedAt, id) }
                 }
                 sqlite3_reset(statement)
-                if let probe = cursor.map({ first ?? $0 }) {  // as the store: the first item's cursor, else the request's
+                // As the store: the probe starts at the first item's cursor, else at the request's.
+                if let probe = cursor.map({ first ?? $0 }) {
                     sqlite3_bind_int64(newer, 1, feed)
                     sqlite3_bind_int64(newer, 2, probe.0)
                     sqlite3_bind_int64(newer, 3, probe.1)

@@ -131,7 +131,8 @@ final class GroundTruth {
                 count
                 + (ConsistencyChecker.checkInFeedOrder(
                     loaded: walk, survivorIDsInFeedOrder: survivors, existedAtStart: existedAtStart)
-                    ?? ConsistencyChecker.check(loaded: walk, survivorIDsInSpan: survivors, existedAtStart: existedAtStart))
+                    ?? ConsistencyChecker.check(
+                        loaded: walk, survivorIDsInSpan: survivors, existedAtStart: existedAtStart))
         }
         return count
     }

@@ -35,7 +35,9 @@ public final class LoadRunner: Sendable {
             guard !traces.isEmpty else { throw fail("trace", "at least one trace") }
         case .synthesized(let models, let seconds):
             guard !models.isEmpty else { throw fail("model", "at least one user model") }
-            guard seconds > 0, seconds.isFinite else { throw fail("trace-duration", "must be a positive number of seconds") }
+            guard seconds > 0, seconds.isFinite else {
+                throw fail("trace-duration", "must be a positive number of seconds")
+            }
         }
         if case .pagination(let budget) = configuration.session, budget < 1 {
             throw fail("page-budget", "must be at least 1 page")
