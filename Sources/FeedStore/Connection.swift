@@ -134,11 +134,12 @@ final class Connection {
     /// Runs `body` in one read transaction (`BEGIN` … `COMMIT`, deferred): every query in it reads
     /// the same snapshot — under WAL, the database as of its first read
     /// (<https://sqlite.org/isolation.html>) — and the connection takes and releases its shared
-    /// locks once, not once per statement. Inside another transaction it just runs `body`.
+    /// locks once, not once per statement. Inside another transaction (this type's, or one begun
+    /// with plain SQL) it just runs `body`.
     /// - Throws: `body`'s error (the transaction is rolled back, which for reads only ends it), or
     ///   ``SQLiteError`` from `BEGIN`/`COMMIT`.
     func read<T>(_ body: () throws -> T) throws -> T {
-        if inTransaction || inReadTransaction { return try body() }
+        if inTransaction || inReadTransaction || sqlite3_get_autocommit(handle) == 0 { return try body() }
         if readStatements == nil { readStatements = (try prepare("BEGIN"), try prepare("COMMIT")) }
         try readStatements.unsafelyUnwrapped.begin.runRewinding()
         inReadTransaction = true

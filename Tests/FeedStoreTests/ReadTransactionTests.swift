@@ -58,6 +58,16 @@ import Testing
         #expect(try store.after(Cursor(publishedAt: 30, id: 3), feed: feed, limit: 2).items.map(\.id) == [2, 1])
     }
 
+    @Test func aPageInsideATransactionBegunWithPlainSQLJoinsIt() throws {
+        let database = try TemporaryDatabase()
+        defer { database.cleanUp() }
+        let (store, feed) = try store(database, items: 4)
+        try store.connection.execute("BEGIN")
+        let page = try store.after(Cursor(publishedAt: 40, id: 4), feed: feed, limit: 2)
+        try store.connection.execute("COMMIT")  // would fail had `after` committed the transaction itself
+        #expect(page.items.map(\.id) == [3, 2])
+    }
+
     @Test func sqliteMemoryStatisticsAreOffOnceAConnectionIsOpen() throws {
         let database = try TemporaryDatabase()
         defer { database.cleanUp() }
