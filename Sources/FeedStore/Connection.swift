@@ -136,6 +136,8 @@ final class Connection {
     /// (<https://sqlite.org/isolation.html>) — and the connection takes and releases its shared
     /// locks once, not once per statement. Inside another transaction (this type's, or one begun
     /// with plain SQL) it just runs `body`.
+    /// A write inside `body` fails with SQLite's "cannot start a transaction within a transaction"
+    /// (``transaction(_:)`` does not turn a read into a write), and the read transaction then ends.
     /// - Throws: `body`'s error (the transaction is rolled back, which for reads only ends it), or
     ///   ``SQLiteError`` from `BEGIN`/`COMMIT`.
     func read<T>(_ body: () throws -> T) throws -> T {

@@ -143,10 +143,12 @@ extension ItemStore {
     public func offsetPage(feed: FeedID, offset: Int, limit: Int) throws -> Page {
         precondition(limit >= 1 && offset >= 0, "offset must be ≥ 0 and limit ≥ 1")
         let statement = try pageStatement(.offset)
-        statement.bind(feed.rawValue, at: 1)
-        statement.bind(limit + 1, at: 2)
-        statement.bind(offset, at: 3)
-        var items = try readStubs(statement, capacity: limit + 1)
+        var items = try connection.serialized {
+            statement.bind(feed.rawValue, at: 1)
+            statement.bind(limit + 1, at: 2)
+            statement.bind(offset, at: 3)
+            return try readStubs(statement, capacity: limit + 1)
+        }
         let more = items.count > limit
         if more { items.removeLast() }
         return Page(items: items, hasMoreBefore: offset > 0, hasMoreAfter: more)

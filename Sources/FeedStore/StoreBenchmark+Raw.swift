@@ -99,7 +99,11 @@ enum RawSQLite {
         defer {
             for statement in [newest, after, newer, begin, commit] { sqlite3_finalize(statement) }
         }
+        // As the store: the connection's mutex held across each statement (`Connection.serialized`).
+        let mutex = sqlite3_db_mutex(db)
         func read(_ statement: OpaquePointer) throws -> [Item] {
+            sqlite3_mutex_enter(mutex)
+            defer { sqlite3_mutex_leave(mutex) }
             var items: [Item] = []
             var code = sqlite3_step(statement)
             while code == SQLITE_ROW {
@@ -130,6 +134,8 @@ enum RawSQLite {
             sqlite3_bind_int64(after, 4, Int64(limit + 1))
             page = try read(after)
             let first = page.first ?? last
+            sqlite3_mutex_enter(mutex)
+            defer { sqlite3_mutex_leave(mutex) }
             sqlite3_bind_int64(newer, 1, feed)
             sqlite3_bind_int64(newer, 2, first.publishedAt)
             sqlite3_bind_int64(newer, 3, first.id)
@@ -152,6 +158,7 @@ enum RawSQLite {
         defer {
             for statement in statements.values { sqlite3_finalize(statement) }
         }
+        let mutex = sqlite3_db_mutex(db)
         var found = 0
         for ids in batches {
             let statement: OpaquePointer
@@ -161,6 +168,8 @@ enum RawSQLite {
                 statement = try prepare(db, ItemStore.rowsSQL(count: ids.count))
                 statements[ids.count] = statement
             }
+            sqlite3_mutex_enter(mutex)  // as the store: held across each rows statement
+            defer { sqlite3_mutex_leave(mutex) }
             for (offset, id) in ids.enumerated() { sqlite3_bind_int64(statement, Int32(offset + 1), id) }
             var byID: [Int64: ItemRow] = [:]
             byID.reserveCapacity(ids.count)

@@ -230,10 +230,14 @@ extension FeedController {
 }
 
 extension [Item] {
-    /// Whether no id occurs twice. One pass with a 64-bit filter on the ids' low bits: an id is
-    /// compared with the earlier ones only when its bit is already set, so a page of consecutive
-    /// ids (the usual case) costs one pass, and any page at most O(n²) comparisons.
+    /// Whether no id occurs twice. Up to 64 items, one pass with a 64-bit filter on the ids' low
+    /// bits: an id is compared with the earlier ones only when its bit is already set, so a page of
+    /// consecutive ids (the usual case) costs one pass. Longer pages use a set, as the filter fills.
     fileprivate var hasDistinctIDs: Bool {
+        guard count <= 64 else {
+            var ids = Set<Int64>(minimumCapacity: count)
+            return allSatisfy { ids.insert($0.id).inserted }
+        }
         var seen: UInt64 = 0
         for index in indices {
             let id = self[index].id

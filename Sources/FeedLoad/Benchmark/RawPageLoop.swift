@@ -6,7 +6,8 @@ import Synchronization
 /// The baseline of `feedsim bench load`: the page and row queries a scroll session runs, as a
 /// bare loop over the SQLite C API on `threads` threads, one connection each, no think time.
 ///
-/// It reads every column it selects (the rows' ids and the probe's answer included, as any client
+/// It runs under the store's settings: serialized mode with the connection's mutex held across
+/// each statement (as `Connection.serialized`), the same transactions, and it reads every column it selects (the rows' ids and the probe's answer included, as any client
 /// that uses them must; the store benchmark's baseline reads them too) and discards the values.
 ///
 /// Each walk is what a session does to the store: the newest page, then More pages by keyset
@@ -114,6 +115,7 @@ enum RawPageLoop {
             for statement in [newest, after, newer, begin, commit] + rowStatements { sqlite3_finalize(statement) }
         }
         let batchSize = max(1, min(pageSize, rowBatchSize))
+        let mutex = sqlite3_db_mutex(db)
         var pages = 0
         var rowCount = 0
         var ids = [Int64](repeating: 0, count: pageSize + 1)
@@ -129,6 +131,8 @@ enum RawPageLoop {
                     guard sqlite3_step(begin) == SQLITE_DONE else { throw Failure(description: "BEGIN failed") }
                     sqlite3_reset(begin)
                 }
+                // As the store: the connection's mutex held across the page query and its probe.
+                sqlite3_mutex_enter(mutex)
                 if let (publishedAt, id) = cursor {
                     statement = after
                     sqlite3_bind_int64(statement, 1, feed)
@@ -163,6 +167,7 @@ enum RawPageLoop {
                     if sqlite3_step(newer) == SQLITE_ROW { _ = sqlite3_column_int64(newer, 0) }
                     sqlite3_reset(newer)
                 }
+                sqlite3_mutex_leave(mutex)
                 if inTransaction && !rowsInPageTransaction {
                     guard sqlite3_step(commit) == SQLITE_DONE else { throw Failure(description: "COMMIT failed") }
                     sqlite3_reset(commit)
@@ -173,6 +178,8 @@ enum RawPageLoop {
                 while start < onPage {
                     let end = min(onPage, start + batchSize)
                     let rows = rowStatements[end - start - 1]
+                    sqlite3_mutex_enter(mutex)  // as the store: held across a rows statement
+                    defer { sqlite3_mutex_leave(mutex) }
                     for index in start..<end { sqlite3_bind_int64(rows, Int32(index - start + 1), ids[index]) }
                     while sqlite3_step(rows) == SQLITE_ROW {
                         _ = sqlite3_column_int64(rows, 0)  // which item the row is: a row is of no use without it

@@ -80,6 +80,7 @@ public enum ConsistencyChecker {
     /// ``check(loaded:survivorIDsInSpan:existedAtStart:)``.
     /// - Parameter survivorIDsInFeedOrder: the ids of the survivors inside the walk's span, in feed
     ///   order (`publishedAt DESC, id DESC`).
+    /// - Precondition: the survivor ids are distinct (as ids of stored items are); the proof rests on it.
     /// - Returns: the counts (duplicates 0), or `nil` when this pass cannot prove them.
     /// - Complexity: O(|L| + |survivorIDsInFeedOrder|).
     public static func checkInFeedOrder(
