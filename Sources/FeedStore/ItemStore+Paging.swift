@@ -97,39 +97,38 @@ extension ItemStore {
         return Page(items: items, hasMoreBefore: false, hasMoreAfter: more)
     }
 
-    /// See ``FeedPageSource/after(_:limit:)``. The page and its "newer items exist" probe run in one
-    /// read transaction (``Connection/read(_:)``), so both see the same snapshot.
+    /// See ``FeedPageSource/after(_:limit:)``.
     public func after(_ cursor: Cursor, feed: FeedID, limit: Int) throws -> Page {
+        let (items, more, newer) = try keysetPage(.after, probe: .newerExists, from: cursor, feed: feed, limit: limit)
+        return Page(items: items, hasMoreBefore: newer, hasMoreAfter: more)
+    }
+
+    /// See ``FeedPageSource/before(_:limit:)``.
+    public func before(_ cursor: Cursor, feed: FeedID, limit: Int) throws -> Page {
+        let (nearestFirst, more, older) = try keysetPage(
+            .before, probe: .olderExists, from: cursor, feed: feed, limit: limit)
+        return Page(items: nearestFirst.reversed(), hasMoreBefore: more, hasMoreAfter: older)
+    }
+
+    /// Up to `limit` items on one side of `cursor` (`query`: `.after` or `.before`), nearest to the
+    /// cursor first; whether more lie beyond them; and whether an item exists on the other side of
+    /// the nearest one (of `cursor` for an empty page) — `probe`: `.newerExists` or `.olderExists`.
+    /// The page and its probe run in one read transaction (``Connection/read(_:)``): one snapshot.
+    /// - Precondition: `limit` ≥ 1.
+    private func keysetPage(
+        _ query: PageQuery, probe probeQuery: PageQuery, from cursor: Cursor, feed: FeedID, limit: Int
+    ) throws -> (items: [Item], more: Bool, behind: Bool) {
         precondition(limit >= 1, "page limit must be at least 1")
-        let statement = try pageStatement(.after)
-        let probe = try pageStatement(.newerExists)
+        let statement = try pageStatement(query)
+        let probe = try pageStatement(probeQuery)
         return try connection.read {
             try connection.serialized {
                 bind(statement, feed: feed, cursor: cursor, limit: limit + 1)
                 var items = try readStubs(statement, capacity: limit + 1)
                 let more = items.count > limit
                 if more { items.removeLast() }
-                let newer = try exists(probe, feed: feed, than: items.first?.cursor ?? cursor)
-                return Page(items: items, hasMoreBefore: newer, hasMoreAfter: more)
-            }
-        }
-    }
-
-    /// See ``FeedPageSource/before(_:limit:)``. The page and its "older items exist" probe run in
-    /// one read transaction, as in ``after(_:feed:limit:)``.
-    public func before(_ cursor: Cursor, feed: FeedID, limit: Int) throws -> Page {
-        precondition(limit >= 1, "page limit must be at least 1")
-        let statement = try pageStatement(.before)
-        let probe = try pageStatement(.olderExists)
-        return try connection.read {
-            try connection.serialized {
-                bind(statement, feed: feed, cursor: cursor, limit: limit + 1)
-                var items = try readStubs(statement, capacity: limit + 1)  // ascending: nearest to the cursor first
-                let more = items.count > limit
-                if more { items.removeLast() }
-                items.reverse()
-                let older = try exists(probe, feed: feed, than: items.last?.cursor ?? cursor)
-                return Page(items: items, hasMoreBefore: more, hasMoreAfter: older)
+                let behind = try exists(probe, feed: feed, than: items.first?.cursor ?? cursor)
+                return (items, more, behind)
             }
         }
     }
