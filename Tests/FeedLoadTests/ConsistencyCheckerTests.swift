@@ -77,13 +77,19 @@ import Testing
                 loaded.contains { $0.cursor <= item.cursor } && loaded.contains { $0.cursor >= item.cursor }
             }.map(\.id)
             #expect(ConsistencyChecker.check(loaded: loaded, survivors: survivors, existedAtStart: existed) == expected)
+            // The walk record keeps the span's bounds as pages arrive: the same as a scan would find.
+            let record = Walk(loaded)
+            #expect(record.ids == loaded.map(\.id))
+            #expect(record.newest == loaded.map(\.cursor).min())
+            #expect(record.oldest == loaded.map(\.cursor).max())
             #expect(
-                ConsistencyChecker.check(loaded: loaded, survivorIDsInSpan: spanIDs, existedAtStart: existed)
+                ConsistencyChecker.check(
+                    loadedIDs: loaded.map(\.id), survivorIDsInSpan: spanIDs, existedAtStart: existed)
                     == expected)
             // The one-pass check proves its counts or declines; it never gives others.
             let inFeedOrder = survivors.filter { spanIDs.contains($0.id) }.sorted { $0.cursor < $1.cursor }.map(\.id)
             if let count = ConsistencyChecker.checkInFeedOrder(
-                loaded: loaded, survivorIDsInFeedOrder: inFeedOrder, existedAtStart: existed)
+                loadedIDs: loaded.map(\.id), survivorIDsInFeedOrder: inFeedOrder, existedAtStart: existed)
             {
                 #expect(count == expected)
             }
@@ -111,7 +117,7 @@ import Testing
             }.map(\.id)
             let expected = ConsistencyChecker.check(loaded: loaded, survivors: survivors, existedAtStart: existed)
             let count = ConsistencyChecker.checkInFeedOrder(
-                loaded: loaded, survivorIDsInFeedOrder: spanIDs, existedAtStart: existed)
+                loadedIDs: loaded.map(\.id), survivorIDsInFeedOrder: spanIDs, existedAtStart: existed)
             if breakage == 0 || loaded.count < 2 && breakage == 2 {
                 // An untouched subsequence: always proved, and 0 duplicates by construction.
                 #expect(count == expected)

@@ -46,7 +46,7 @@ import Testing
         // 9 × 3 + 2 = 29 statements, 95 rows.
         #expect(metrics.latency[.rows]?.count == 29)
         #expect(metrics.rows == 95)
-        #expect(session.walks.map { $0.map(\.id) } == [Array((1...95).reversed())])
+        #expect(session.walks.map(\.ids) == [Array((1...95).reversed())])
         #expect(metrics.notableSessions.isEmpty, "a clean session is not listed")
         #expect(metrics.consistency == ConsistencyCount())
         #expect(metrics.sessionsChecked == 1)
@@ -62,7 +62,7 @@ import Testing
         #expect(metrics.pages == 3)
         #expect(metrics.latency[.rows]?.count == 3)
         #expect(metrics.rows == 30)
-        #expect(session.walks.map { $0.map(\.id) } == [Array((66...95).reversed())])
+        #expect(session.walks.map(\.ids) == [Array((66...95).reversed())])
     }
 
     /// Six pagination sessions of 40 pages (pages of 10) at a time on 2 workers for 1 s while 2

@@ -52,49 +52,50 @@ public enum ConsistencyChecker {
             return ConsistencyCount()
         }
         let inSpan = survivors.lazy.filter { $0.cursor >= newest && $0.cursor <= oldest }.map(\.id)
-        return check(loaded: loaded, survivorIDsInSpan: inSpan, existedAtStart: existedAtStart)
+        return check(loadedIDs: loaded.map(\.id), survivorIDsInSpan: inSpan, existedAtStart: existedAtStart)
     }
 
     /// Counts duplicates and skips, given the ids of the survivors inside the walk's span only
     /// (as ``GroundTruth`` reads them from the index): the same counts as
     /// ``check(loaded:survivors:existedAtStart:)`` with those survivors.
+    /// - Parameter loadedIDs: the ids the walk loaded, in load order.
     /// - Complexity: O(|L| + |survivorIDsInSpan|) expected.
     public static func check(
-        loaded: [Item], survivorIDsInSpan: some Sequence<Int64>, existedAtStart: (Int64) -> Bool
+        loadedIDs: [Int64], survivorIDsInSpan: some Sequence<Int64>, existedAtStart: (Int64) -> Bool
     ) -> ConsistencyCount {
-        var seen = Set<Int64>(minimumCapacity: loaded.count)
-        for item in loaded { seen.insert(item.id) }
+        let seen = Set(loadedIDs)
         var skips = 0
         for id in survivorIDsInSpan where existedAtStart(id) && !seen.contains(id) { skips += 1 }
-        return ConsistencyCount(duplicates: loaded.count - seen.count, skips: skips)
+        return ConsistencyCount(duplicates: loadedIDs.count - seen.count, skips: skips)
     }
 
     /// The same counts in one pass and without hashing, when they can be proved that way: for the
     /// usual keyset walk, whose loads are the span's survivors in feed order with none repeated.
     ///
-    /// Matches `loaded` greedily, in order, against the survivors in feed order. If every load is
-    /// matched, `loaded` is a subsequence of the survivors, which are distinct: so it has no
+    /// Matches `loadedIDs` greedily, in order, against the survivors in feed order. If every load is
+    /// matched, the walk is a subsequence of the survivors, which are distinct: so it has no
     /// duplicates, and the survivors left unmatched are exactly the ones it did not load (a
     /// survivor passed over cannot be loaded later, since its id occurs once). Otherwise (repeats,
     /// loads out of order, a loaded item deleted since) it returns `nil` and the caller counts with
-    /// ``check(loaded:survivorIDsInSpan:existedAtStart:)``.
+    /// ``check(loadedIDs:survivorIDsInSpan:existedAtStart:)``.
+    /// - Parameter loadedIDs: the ids the walk loaded, in load order.
     /// - Parameter survivorIDsInFeedOrder: the ids of the survivors inside the walk's span, in feed
     ///   order (`publishedAt DESC, id DESC`).
     /// - Precondition: the survivor ids are distinct (as ids of stored items are); the proof rests on it.
     /// - Returns: the counts (duplicates 0), or `nil` when this pass cannot prove them.
     /// - Complexity: O(|L| + |survivorIDsInFeedOrder|).
     public static func checkInFeedOrder(
-        loaded: [Item], survivorIDsInFeedOrder: some Sequence<Int64>, existedAtStart: (Int64) -> Bool
+        loadedIDs: [Int64], survivorIDsInFeedOrder: some Sequence<Int64>, existedAtStart: (Int64) -> Bool
     ) -> ConsistencyCount? {
         var matched = 0
         var skips = 0
         for id in survivorIDsInFeedOrder {
-            if matched < loaded.count && loaded[matched].id == id {
+            if matched < loadedIDs.count && loadedIDs[matched] == id {
                 matched += 1
             } else if existedAtStart(id) {
                 skips += 1
             }
         }
-        return matched == loaded.count ? ConsistencyCount(duplicates: 0, skips: skips) : nil
+        return matched == loadedIDs.count ? ConsistencyCount(duplicates: 0, skips: skips) : nil
     }
 }

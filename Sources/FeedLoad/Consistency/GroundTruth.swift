@@ -73,29 +73,29 @@ final class GroundTruth {
     /// The ids of ``span(newest:oldest:)``'s items, in feed order: what the sessions' consistency
     /// check needs, read from the index alone, in one read transaction (one snapshot).
     /// - Complexity: O(log N + k) for k items in the span, no row reads.
-    func spanIDs(newest: Cursor, oldest: Cursor) throws -> [Int64] {
+    /// - Parameter expected: how many ids to reserve room for (the walk's length is a good guess).
+    func spanIDs(newest: Cursor, oldest: Cursor, expected: Int = 0) throws -> [Int64] {
         guard newest <= oldest else { return [] }
-        return try connection.serialized {
-            try run(beginStatement)
-            do {
-                var ids: [Int64] = []
-                if newest.publishedAt == oldest.publishedAt {
-                    try readTies(at: newest.publishedAt, from: newest.id, downTo: oldest.id, into: &ids)
-                } else {
-                    try readTies(at: newest.publishedAt, from: newest.id, downTo: .min, into: &ids)
-                    defer { spanBetweenStatement.rewind() }
-                    spanBetweenStatement.bind(feed.rawValue, at: 1)
-                    spanBetweenStatement.bind(newest.publishedAt, at: 2)
-                    spanBetweenStatement.bind(oldest.publishedAt, at: 3)
-                    while try spanBetweenStatement.step() { ids.append(spanBetweenStatement.int64(at: 0)) }
-                    try readTies(at: oldest.publishedAt, from: .max, downTo: oldest.id, into: &ids)
-                }
-                try run(commitStatement)
-                return ids
-            } catch {
-                try? connection.execute("ROLLBACK")
-                throw error
+        try run(beginStatement)
+        do {
+            var ids: [Int64] = []
+            ids.reserveCapacity(expected)
+            if newest.publishedAt == oldest.publishedAt {
+                try readTies(at: newest.publishedAt, from: newest.id, downTo: oldest.id, into: &ids)
+            } else {
+                try readTies(at: newest.publishedAt, from: newest.id, downTo: .min, into: &ids)
+                defer { spanBetweenStatement.rewind() }
+                spanBetweenStatement.bind(feed.rawValue, at: 1)
+                spanBetweenStatement.bind(newest.publishedAt, at: 2)
+                spanBetweenStatement.bind(oldest.publishedAt, at: 3)
+                while try spanBetweenStatement.step() { ids.append(spanBetweenStatement.int64(at: 0)) }
+                try readTies(at: oldest.publishedAt, from: .max, downTo: oldest.id, into: &ids)
             }
+            try run(commitStatement)
+            return ids
+        } catch {
+            try? connection.execute("ROLLBACK")
+            throw error
         }
     }
 
@@ -115,24 +115,22 @@ final class GroundTruth {
     }
 
     /// Duplicates and skips of every walk, each checked against the store now (its span's ids)
-    /// with ``ConsistencyChecker/checkInFeedOrder(loaded:survivorIDsInFeedOrder:existedAtStart:)``,
-    /// or ``ConsistencyChecker/check(loaded:survivorIDsInSpan:existedAtStart:)`` when that one
+    /// with ``ConsistencyChecker/checkInFeedOrder(loadedIDs:survivorIDsInFeedOrder:existedAtStart:)``,
+    /// or ``ConsistencyChecker/check(loadedIDs:survivorIDsInSpan:existedAtStart:)`` when that one
     /// cannot prove its counts, summed.
     /// - Parameter maxIDAtStart: ``maxID()`` read when the session started.
-    func check(walks: [[Item]], maxIDAtStart: Int64) throws -> ConsistencyCount {
+    func check(walks: [Walk], maxIDAtStart: Int64) throws -> ConsistencyCount {
         var count = ConsistencyCount()
         for walk in walks {
-            guard let newest = walk.lazy.map(\.cursor).min(), let oldest = walk.lazy.map(\.cursor).max() else {
-                continue
-            }
-            let survivors = try spanIDs(newest: newest, oldest: oldest)
+            guard let newest = walk.newest, let oldest = walk.oldest else { continue }
+            let survivors = try spanIDs(newest: newest, oldest: oldest, expected: walk.count)
             let existedAtStart = { (id: Int64) in id <= maxIDAtStart }
             count =
                 count
                 + (ConsistencyChecker.checkInFeedOrder(
-                    loaded: walk, survivorIDsInFeedOrder: survivors, existedAtStart: existedAtStart)
+                    loadedIDs: walk.ids, survivorIDsInFeedOrder: survivors, existedAtStart: existedAtStart)
                     ?? ConsistencyChecker.check(
-                        loaded: walk, survivorIDsInSpan: survivors, existedAtStart: existedAtStart))
+                        loadedIDs: walk.ids, survivorIDsInSpan: survivors, existedAtStart: existedAtStart))
         }
         return count
     }

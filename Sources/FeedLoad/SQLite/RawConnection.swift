@@ -21,7 +21,10 @@ public struct RawSQLiteError: Error, CustomStringConvertible, Sendable {
 /// that count their busy waits, ground-truth reads, and the raw C-API baseline of `bench load`.
 ///
 /// Same rules as the store's connection: owns the handle (closed in `deinit`), one thread at a
-/// time, extended result codes, WAL with `synchronous=NORMAL`. Instead of a busy timeout it
+/// time, extended result codes, WAL with `synchronous=NORMAL`. Since one thread at a time uses it,
+/// it opens in multi-thread mode (`SQLITE_OPEN_NOMUTEX`, <https://sqlite.org/threadsafe.html>):
+/// SQLite takes no connection mutex on each call, which a ground-truth read of a thousand ids
+/// would otherwise take twice per id. Instead of a busy timeout it
 /// installs a busy handler (<https://sqlite.org/c3ref/busy_handler.html>) that counts each wait
 /// in ``busyWaits``, sleeps 1 ms and retries, giving up after ``maxBusyWaits`` waits in a row.
 final class RawConnection {
@@ -34,7 +37,7 @@ final class RawConnection {
     init(path: String) throws {
         SQLiteLibrary.configure()
         var db: OpaquePointer?
-        let code = sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_FULLMUTEX, nil)
+        let code = sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, nil)
         guard code == SQLITE_OK, let db else {
             let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(code))
             sqlite3_close_v2(db)
@@ -62,15 +65,6 @@ final class RawConnection {
     func execute(_ sql: String) throws {
         let code = sqlite3_exec(handle, sql, nil, nil, nil)
         guard code == SQLITE_OK else { throw error(code, sql: sql) }
-    }
-
-    /// Runs `body` holding the connection's own recursive mutex (serialized mode), so the SQLite
-    /// calls inside re-enter it instead of taking it each time (see `Connection.serialized`).
-    func serialized<T>(_ body: () throws -> T) rethrows -> T {
-        let mutex = sqlite3_db_mutex(handle)
-        sqlite3_mutex_enter(mutex)
-        defer { sqlite3_mutex_leave(mutex) }
-        return try body()
     }
 
     func prepare(_ sql: String) throws -> RawStatement {

@@ -54,9 +54,11 @@ public final class PaginationLoadSession: LoadSession {
     private var contentLength = 0.0
     private var pagesLoaded = 0
     private var started = false
+    /// The ids of one row statement, refilled for each (one buffer for the session's life).
+    private var rowIDs: [Int64] = []
 
     /// The walks down the feed the store returned so far, in load order (see ``TimedFeedSource``).
-    public var walks: [[Item]] { backend.source.walks }
+    public var walks: [Walk] { backend.source.walks }
 
     /// Takes connections from `pool` (opening them on the calling thread when none is idle) and
     /// reads the largest id. The connections go back in ``finish(interrupted:_:)`` (or at once when
@@ -172,10 +174,17 @@ public final class PaginationLoadSession: LoadSession {
 
     /// Rows of `items`, in batches of at most ``rowBatchLimit`` ids.
     private func fetchRows(of items: [Item]) throws {
+        // The buffer is moved out while it is filled: appends to a local array, not to a stored
+        // property (each of which Swift would check for exclusive access).
+        var ids = rowIDs
+        rowIDs = []
+        defer { rowIDs = ids }
         var start = items.startIndex
         while start < items.endIndex {
             let end = min(start + rowBatchLimit, items.endIndex)
-            _ = try backend.rows(ids: items[start..<end].map(\.id))
+            ids.removeAll(keepingCapacity: true)
+            for item in items[start..<end] { ids.append(item.id) }
+            _ = try backend.rows(ids: ids)
             start = end
         }
     }

@@ -28,10 +28,10 @@ public final class TimedFeedSource: PageSource, RowSource {
     public let feed: FeedID
     public let mode: PaginationMode
     private let clock = ContinuousClock()
-    /// Every walk: the stubs of its `newest` page and of its More pages, in load order.
-    public private(set) var walks: [[Item]] = []
-    /// All walks' stubs in load order (one walk unless the feed was refreshed).
-    public var walk: [Item] { walks.flatMap { $0 } }
+    /// Every walk: the ids of its `newest` page and of its More pages, in load order, and its span.
+    public private(set) var walks: [Walk] = []
+    /// The cursor of the last item the current walk loaded: a More page from it goes on the walk.
+    private var walkEnd: Cursor?
     private var samples: [(QueryKind, UInt64)] = []
     private var pageCount = 0
     private var itemCount = 0
@@ -47,7 +47,8 @@ public final class TimedFeedSource: PageSource, RowSource {
     public func newest(limit: Int) throws -> Page {
         let page = try timed(.newest) { try store.newest(feed: feed, limit: limit) }
         count(page)
-        walks.append(page.items)
+        walks.append(Walk(page.items))
+        walkEnd = page.items.last?.cursor
         return page
     }
 
@@ -56,14 +57,15 @@ public final class TimedFeedSource: PageSource, RowSource {
         switch mode {
         case .keyset:
             page = try timed(.after) { try store.after(cursor, feed: feed, limit: limit) }
-            if walks.last?.last?.cursor != cursor { walks.append([]) }
+            if walkEnd != cursor { walks.append(Walk()) }
         case .offset:
             let offset = walks.last?.count ?? 0
             page = try timed(.offset) { try store.offsetPage(feed: feed, offset: offset, limit: limit) }
-            if walks.isEmpty { walks.append([]) }
+            if walks.isEmpty { walks.append(Walk()) }
         }
         count(page)
-        walks[walks.count - 1] += page.items
+        walks[walks.count - 1].append(page.items)
+        if let last = page.items.last { walkEnd = last.cursor }
         return page
     }
 

@@ -1,0 +1,36 @@
+import FeedModel
+
+/// What the consistency check keeps of one walk down the feed: the ids the store returned, in
+/// load order, and the walk's span — the newest and the oldest item it loaded, in feed order
+/// (``FeedModel/Cursor`` order: `publishedAt DESC, id DESC`). 8 bytes an item instead of a copy
+/// of each ``FeedModel/Item``; the bounds are kept as pages arrive, so the check need not scan.
+public struct Walk: Hashable, Sendable {
+    /// The loaded ids, in load order (a repeated id appears again).
+    public private(set) var ids: [Int64] = []
+    /// The newest loaded item's cursor (the smallest in feed order); `nil` while empty.
+    public private(set) var newest: Cursor?
+    /// The oldest loaded item's cursor (the largest in feed order); `nil` while empty.
+    public private(set) var oldest: Cursor?
+
+    public init() {}
+
+    /// A walk that loaded `items`, in that order.
+    public init(_ items: [Item]) {
+        append(items)
+    }
+
+    /// Items loaded.
+    public var count: Int { ids.count }
+
+    /// Records a page's items, in load order.
+    /// - Complexity: O(items.count) amortized (the ids grow geometrically; no `reserveCapacity` here,
+    ///   which would reallocate to the exact size on every page).
+    public mutating func append(_ items: [Item]) {
+        for item in items {
+            ids.append(item.id)
+            let cursor = item.cursor
+            if newest.map({ cursor < $0 }) ?? true { newest = cursor }
+            if oldest.map({ $0 < cursor }) ?? true { oldest = cursor }
+        }
+    }
+}
