@@ -31,4 +31,41 @@ import Testing
             #expect(try truth.span(newest: newest, oldest: oldest).map(\.id).sorted() == expected.sorted())
         }
     }
+
+    /// The same span over an unchanged database is answered from the last read; any commit by
+    /// another connection (an insert into the span, a deletion) makes the next check read again.
+    @Test func theLastSpanIsReusedOnlyWhileNothingWasCommitted() throws {
+        let database = try TemporaryDatabase()
+        defer { database.cleanUp() }
+        let store = try ItemStore(path: database.path)
+        let (feed, _) = try store.insert(items: (1...20).map(newItem), feedNamed: "home")
+        let truth = try GroundTruth(path: database.path, feed: feed)
+        // Ids 15…6 (newItem(n) is published at 1_000_000 + n × 1_000: newest first = largest id).
+        let newest = Cursor(publishedAt: 1_015_000, id: 15)
+        let oldest = Cursor(publishedAt: 1_006_000, id: 6)
+        let tenDown = Array((Int64(6)...15).reversed())
+        #expect(try truth.spanIDs(newest: newest, oldest: oldest) == tenDown)
+        #expect(truth.spansReused == 0)
+        #expect(try truth.spanIDs(newest: newest, oldest: oldest) == tenDown)
+        #expect(truth.spansReused == 1)
+        // Another span is read from the index, and becomes the one kept.
+        #expect(try truth.spanIDs(newest: newest, oldest: Cursor(publishedAt: 1_014_000, id: 14)) == [15, 14])
+        #expect(truth.spansReused == 1)
+        #expect(try truth.spanIDs(newest: newest, oldest: oldest) == tenDown)
+        #expect(try truth.spanIDs(newest: newest, oldest: oldest) == tenDown)
+        #expect(truth.spansReused == 2)
+        // An item inserted inside the span, published between ids 10 and 9: read again, and seen.
+        var inserted = newItem(21)
+        inserted.publishedAt = 1_009_500
+        _ = try store.insert(items: [inserted], feed: feed)
+        let withInserted: [Int64] = [15, 14, 13, 12, 11, 10, 21, 9, 8, 7, 6]
+        #expect(try truth.spanIDs(newest: newest, oldest: oldest) == withInserted)
+        #expect(truth.spansReused == 2)
+        #expect(try truth.spanIDs(newest: newest, oldest: oldest) == withInserted)
+        #expect(truth.spansReused == 3)
+        // A deletion inside the span: read again, and gone.
+        #expect(try store.delete(ids: [12]) == 1)
+        #expect(try truth.spanIDs(newest: newest, oldest: oldest) == [15, 14, 13, 11, 10, 21, 9, 8, 7, 6])
+        #expect(truth.spansReused == 3)
+    }
 }
