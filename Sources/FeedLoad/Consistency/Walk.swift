@@ -26,11 +26,16 @@ public struct Walk: Hashable, Sendable {
     /// - Complexity: O(items.count) amortized (the ids grow geometrically; no `reserveCapacity` here,
     ///   which would reallocate to the exact size on every page).
     public mutating func append(_ items: [Item]) {
-        for item in items {
-            ids.append(item.id)
-            let cursor = item.cursor
-            if newest.map({ cursor < $0 }) ?? true { newest = cursor }
-            if oldest.map({ $0 < cursor }) ?? true { oldest = cursor }
+        guard let first = items.first else { return }
+        var low = newest ?? first.cursor
+        var high = oldest ?? first.cursor
+        for index in items.indices {
+            let cursor = Cursor(publishedAt: items[index].publishedAt, id: items[index].id)
+            ids.append(cursor.id)
+            if cursor < low { low = cursor }
+            if high < cursor { high = cursor }
         }
+        newest = low
+        oldest = high
     }
 }

@@ -43,7 +43,6 @@ public final class PaginationLoadSession: LoadSession {
     private let pool: ConnectionPool
     private let connections: SessionConnections
     private let maxIDAtStart: Int64
-    private let clock = ContinuousClock()
     /// Requests the controller asked for and that have not run yet (at most one per direction).
     private var requests: [FeedController.FetchRequest] = []
     /// Virtual times (ms) of the retries the controller scheduled, earliest first.
@@ -97,9 +96,9 @@ public final class PaginationLoadSession: LoadSession {
     /// - Returns: `.zero` while there is more to load, `nil` at the end.
     /// - Throws: a row fetch's error (the scheduler ends the session and reports it).
     public func step(_ metrics: inout LoadMetrics) throws -> Duration? {
-        let stepStart = clock.now
+        let stepStart = MonotonicClock.now()
         defer {
-            metrics.replayNanoseconds += stepStart.duration(to: clock.now).nanoseconds
+            metrics.replayNanoseconds += MonotonicClock.since(stepStart)
             backend.flush(into: &metrics)
         }
         if !started {

@@ -11,7 +11,7 @@ public enum PaginationMode: String, CaseIterable, Hashable, Sendable, Codable {
 }
 
 /// A session's ``PageSource`` and ``RowSource`` on its own ``ItemStore`` connection: runs the real
-/// queries, times each with a monotonic clock (`ContinuousClock`) and keeps the samples until the
+/// queries, times each with a monotonic clock (``MonotonicClock``) and keeps the samples until the
 /// session hands them to its worker's metrics, and records the walks down the feed for the
 /// consistency check, as the store returned them (before any controller filters a duplicate).
 ///
@@ -27,7 +27,6 @@ public final class TimedFeedSource: PageSource, RowSource {
     public let store: ItemStore
     public let feed: FeedID
     public let mode: PaginationMode
-    private let clock = ContinuousClock()
     /// Every walk: the ids of its `newest` page and of its More pages, in load order, and its span.
     public private(set) var walks: [Walk] = []
     /// The cursor of the last item the current walk loaded: a More page from it goes on the walk.
@@ -101,10 +100,10 @@ public final class TimedFeedSource: PageSource, RowSource {
     }
 
     private func timed<T>(_ kind: QueryKind, _ query: () throws -> T) throws -> T {
-        let start = clock.now
+        let start = MonotonicClock.now()
         do {
             let result = try query()
-            samples.append((kind, start.duration(to: clock.now).nanoseconds))
+            samples.append((kind, MonotonicClock.since(start)))
             return result
         } catch {
             errors.append(error)
