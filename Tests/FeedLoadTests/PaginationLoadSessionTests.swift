@@ -65,6 +65,34 @@ import Testing
         #expect(session.walks.map(\.ids) == [Array((66...95).reversed())])
     }
 
+    /// Sessions on one pool (so one ground-truth connection) walk the same 3 pages, 50…21: the
+    /// second one's span is answered from the first one's read; a commit anywhere in the database
+    /// (here into another feed) makes the third one read it again.
+    @Test func sessionsWalkingTheSameSpanOfAnUnchangedDatabaseReuseTheCheckedSpan() throws {
+        let database = try TemporaryDatabase()
+        defer { database.cleanUp() }
+        let store = try ItemStore(path: database.path)
+        let (feed, _) = try store.insert(items: (1...50).map(newItem), feedNamed: "home")
+        let pool = ConnectionPool(path: database.path, feed: feed)
+        func walk() throws -> LoadMetrics {
+            let session = try PaginationLoadSession(
+                index: 0, pool: pool, feed: feed, mode: .keyset,
+                controller: FeedController.Configuration(pageSize: 10, initialLoadPages: 1), pageBudget: 3,
+                insertPreset: try Preset.named("mixed"), seed: 1)
+            let (_, metrics) = try runToEnd(session)
+            #expect(session.walks.map(\.ids) == [Array((21...50).reversed())])
+            #expect(metrics.consistency == ConsistencyCount())
+            return metrics
+        }
+        let first = try walk()
+        #expect((first.spansRead, first.spansReused) == (1, 0))
+        let second = try walk()
+        #expect((second.spansRead, second.spansReused) == (0, 1))
+        _ = try store.insert(items: [newItem(60)], feedNamed: "other")
+        let third = try walk()
+        #expect((third.spansRead, third.spansReused) == (1, 0))
+    }
+
     /// Six pagination sessions of 40 pages (pages of 10) at a time on 2 workers for 1 s while 2
     /// writers insert 400 items/s at the head.
     private func writeLoad(_ pagination: PaginationMode, path: String) -> LoadConfiguration {

@@ -41,6 +41,12 @@ extension LoadBenchmark.Report {
         lines.append(
             "(session = the steps minus their queries: simulation for replay, controller and bookkeeping for "
                 + "pagination; harness = scheduler, checks, waiting)")
+        if let b = pagination.breakdown.last {
+            lines.append(
+                "consistency checks of the pagination sessions at \(b.threads) threads: \(b.spansRead) spans read from "
+                    + "the index, \(b.spansReused) answered from the last span read (nothing committed since: this "
+                    + "benchmark has no writers; with writers every span is read)")
+        }
         return lines.joined(separator: "\n")
     }
 

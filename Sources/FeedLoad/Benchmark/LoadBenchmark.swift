@@ -66,6 +66,10 @@ public enum LoadBenchmark {
         /// Pages per second per thread if the sessions only ran their queries:
         /// `1e6 / queryMicrosecondsPerPage` (compare with the raw loop's per thread).
         public var queryOnlyPagesPerSecondPerThread: Double
+        /// Consistency checks: walk spans read from the store's index, and spans answered from the
+        /// last one read, nothing having been committed since (the benchmark has no writers).
+        public var spansRead: Int
+        public var spansReused: Int
     }
 
     /// One kind of session against the raw loop, at 1 and `threads` threads.
@@ -244,6 +248,7 @@ public enum LoadBenchmark {
             threads: threads, framesPerPage: Double(report.frames) / pages, microsecondsPerPage: total,
             queryMicrosecondsPerPage: query, simulationMicrosecondsPerPage: simulation,
             harnessMicrosecondsPerPage: max(0, total - query - simulation),
-            queryOnlyPagesPerSecondPerThread: query > 0 ? 1e6 / query : 0)
+            queryOnlyPagesPerSecondPerThread: query > 0 ? 1e6 / query : 0,
+            spansRead: report.consistency.spansRead, spansReused: report.consistency.spansReused)
     }
 }

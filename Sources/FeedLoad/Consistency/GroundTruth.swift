@@ -14,7 +14,8 @@ final class GroundTruth {
     private let dataVersionStatement: RawStatement
     /// The last span read, with the data version it was read at (see ``spanIDs(newest:oldest:expected:)``).
     private var lastSpan: (dataVersion: Int64, newest: Cursor, oldest: Cursor, ids: [Int64])?
-    /// Spans answered from ``lastSpan`` instead of the index (for tests and the benchmark's notes).
+    /// Spans read from the index, and spans answered from ``lastSpan`` instead.
+    private(set) var spansRead = 0
     private(set) var spansReused = 0
     let feed: FeedID
 
@@ -116,6 +117,7 @@ final class GroundTruth {
                 try readTies(at: oldest.publishedAt, from: .max, downTo: oldest.id, into: &ids)
             }
             try run(commitStatement)
+            spansRead += 1
             lastSpan = (dataVersion, newest, oldest, ids)
             return ids
         } catch {
@@ -144,8 +146,15 @@ final class GroundTruth {
     /// with ``ConsistencyChecker/checkInFeedOrder(loadedIDs:survivorIDsInFeedOrder:existedAtStart:)``,
     /// or ``ConsistencyChecker/check(loadedIDs:survivorIDsInSpan:existedAtStart:)`` when that one
     /// cannot prove its counts, summed.
-    /// - Parameter maxIDAtStart: ``maxID()`` read when the session started.
-    func check(walks: [Walk], maxIDAtStart: Int64) throws -> ConsistencyCount {
+    /// - Parameters:
+    ///   - maxIDAtStart: ``maxID()`` read when the session started.
+    ///   - metrics: counts the spans read from the index and those answered from the kept span.
+    func check(walks: [Walk], maxIDAtStart: Int64, metrics: inout LoadMetrics) throws -> ConsistencyCount {
+        let (read, reused) = (spansRead, spansReused)
+        defer {
+            metrics.spansRead += spansRead - read
+            metrics.spansReused += spansReused - reused
+        }
         var count = ConsistencyCount()
         for walk in walks {
             guard let newest = walk.newest, let oldest = walk.oldest else { continue }

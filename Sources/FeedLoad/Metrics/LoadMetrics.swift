@@ -68,6 +68,10 @@ public struct LoadMetrics: Sendable {
     /// Sessions whose consistency was checked, and their summed counts.
     public var sessionsChecked = 0
     public var consistency = ConsistencyCount()
+    /// Walk spans the checks read from the store's index, and spans answered from the one each
+    /// ground-truth connection kept because nothing was committed since it read it.
+    public var spansRead = 0
+    public var spansReused = 0
     /// Sessions with duplicates, skips, replay violations or an error (the report lists them).
     public var notableSessions: [SessionOutcome] = []
     /// The replays' own violations by kind (`duplicate_id`, `gap`, `order_broken`, `anchor_drift`, …).
@@ -114,6 +118,8 @@ public struct LoadMetrics: Sendable {
         for (code, count) in other.errors { errors[code, default: 0] += count }
         sessionsChecked += other.sessionsChecked
         consistency = consistency + other.consistency
+        spansRead += other.spansRead
+        spansReused += other.spansReused
         notableSessions += other.notableSessions
         for (kind, count) in other.replayViolations { replayViolations[kind, default: 0] += count }
     }

@@ -37,7 +37,8 @@ extension LoadReport {
         let k = consistency
         lines.append(
             "consistency (\(s.pagination.rawValue)): \(k.duplicates) duplicates, \(k.skips) skips "
-                + "in \(k.sessionsChecked) sessions")
+                + "in \(k.sessionsChecked) sessions (\(k.spansRead) spans read from the index, \(k.spansReused) "
+                + "unchanged since the last read)")
         if k.replayViolations.isEmpty {
             lines.append("replay violations: none")
         } else {

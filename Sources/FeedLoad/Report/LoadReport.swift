@@ -18,6 +18,10 @@ public struct LoadReport: Codable, Sendable {
         public var sessionsChecked: Int
         public var duplicates: Int
         public var skips: Int
+        /// Walk spans checked against the store's index, and spans answered from the last one a
+        /// ground-truth connection read, as nothing had been committed since (no writers).
+        public var spansRead: Int
+        public var spansReused: Int
         /// The replays' own violations by kind (`duplicate_id`, `gap`, `order_broken`, `anchor_drift`, …).
         public var replayViolations: [String: Int]
         /// Sessions with duplicates, skips, replay violations or an error, by session number (at most 50 listed).
@@ -122,7 +126,8 @@ public struct LoadReport: Codable, Sendable {
         self.latency = latency
         consistency = Consistency(
             sessionsChecked: metrics.sessionsChecked, duplicates: metrics.consistency.duplicates,
-            skips: metrics.consistency.skips, replayViolations: metrics.replayViolations,
+            skips: metrics.consistency.skips, spansRead: metrics.spansRead, spansReused: metrics.spansReused,
+            replayViolations: metrics.replayViolations,
             sessions: Array(metrics.notableSessions.sorted { $0.session < $1.session }.prefix(50)))
     }
 

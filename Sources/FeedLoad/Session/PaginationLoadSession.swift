@@ -131,7 +131,7 @@ public final class PaginationLoadSession: LoadSession {
     public func finish(interrupted: Bool, _ metrics: inout LoadMetrics) throws {
         defer { pool.give(connections) }
         let walks = backend.source.walks
-        let count = try connections.truth.check(walks: walks, maxIDAtStart: maxIDAtStart)
+        let count = try connections.truth.check(walks: walks, maxIDAtStart: maxIDAtStart, metrics: &metrics)
         metrics.recordSession(
             SessionOutcome(
                 session: index, consistency: count, itemsLoaded: walks.reduce(0) { $0 + $1.count }, error: nil))

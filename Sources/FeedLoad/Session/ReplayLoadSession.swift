@@ -92,7 +92,7 @@ public final class ReplayLoadSession: LoadSession {
     public func finish(interrupted: Bool, _ metrics: inout LoadMetrics) throws {
         defer { pool.give(connections) }
         let walks = backend.source.walks
-        let count = try connections.truth.check(walks: walks, maxIDAtStart: maxIDAtStart)
+        let count = try connections.truth.check(walks: walks, maxIDAtStart: maxIDAtStart, metrics: &metrics)
         let violations = replay.result.report.violations
         metrics.recordReplayViolations(violations.map(\.kind))
         metrics.recordSession(
