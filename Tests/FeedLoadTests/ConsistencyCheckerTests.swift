@@ -77,8 +77,15 @@ import Testing
                 loaded.contains { $0.cursor <= item.cursor } && loaded.contains { $0.cursor >= item.cursor }
             }.map(\.id)
             #expect(ConsistencyChecker.check(loaded: loaded, survivors: survivors, existedAtStart: existed) == expected)
-            // The walk record keeps the span's bounds as pages arrive: the same as a scan would find.
-            let record = Walk(loaded)
+            // The walk record keeps the span's bounds as pages arrive (random page sizes, loads in any
+            // order): the same as a scan of every load would find.
+            var record = Walk()
+            var rest = loaded[...]
+            while !rest.isEmpty {
+                let size = Int(random.next() % 5) + (random.next() % 4 == 0 ? 0 : 1)  // empty pages too
+                record.append(Array(rest.prefix(size)))
+                rest = rest.dropFirst(size)
+            }
             #expect(record.ids == loaded.map(\.id))
             #expect(record.newest == loaded.map(\.cursor).min())
             #expect(record.oldest == loaded.map(\.cursor).max())

@@ -68,4 +68,51 @@ import Testing
         #expect(try truth.spanIDs(newest: newest, oldest: oldest) == [15, 14, 13, 11, 10, 21, 9, 8, 7, 6])
         #expect(truth.spansReused == 3)
     }
+
+    /// Other commits that change a kept span without adding or deleting through the store: an item
+    /// moved out of the span and back by UPDATE, deleted and re-inserted with the same id elsewhere,
+    /// a commit followed by a checkpoint that truncates the WAL (empty again, content changed), and a
+    /// write rolled back after its pages spilled to the WAL (nothing changed: the span is reused).
+    @Test func updatesCheckpointsAndRollbacksByAnotherConnectionAreSeen() throws {
+        let database = try TemporaryDatabase()
+        defer { database.cleanUp() }
+        let store = try ItemStore(path: database.path)
+        let (feed, _) = try store.insert(items: (1...20).map(newItem), feedNamed: "home")
+        let truth = try GroundTruth(path: database.path, feed: feed)
+        let other = try RawConnection(path: database.path)
+        let newest = Cursor(publishedAt: 1_015_000, id: 15)
+        let oldest = Cursor(publishedAt: 1_006_000, id: 6)
+        let all = Array((Int64(6)...15).reversed())
+        let without12 = all.filter { $0 != 12 }
+        func span() throws -> [Int64] { try truth.spanIDs(newest: newest, oldest: oldest) }
+
+        #expect(try span() == all)
+        try other.execute("UPDATE items SET published_at = 3000000 WHERE id = 12")  // to the head
+        #expect(try span() == without12)
+        try other.execute("UPDATE items SET published_at = 1012000 WHERE id = 12")  // back
+        #expect(try span() == all)
+        try other.execute(
+            """
+            BEGIN; DELETE FROM items WHERE id = 12;
+            INSERT INTO items (id, feed_id, published_at, kind, width, height)
+            SELECT 12, feed_id, 5000000, kind, width, height FROM items WHERE id = 11; COMMIT
+            """)
+        #expect(try span() == without12)
+
+        try other.execute("UPDATE items SET published_at = 1012000 WHERE id = 12; PRAGMA wal_checkpoint(TRUNCATE)")
+        #expect(try span() == all)
+        try other.execute("PRAGMA wal_checkpoint(TRUNCATE); UPDATE items SET published_at = 3000000 WHERE id = 12")
+        #expect(try span() == without12)
+
+        let reused = truth.spansReused
+        try other.execute(
+            """
+            PRAGMA cache_size = 1; BEGIN IMMEDIATE; UPDATE items SET published_at = 1012000 WHERE id = 12;
+            INSERT INTO items (feed_id, published_at, kind, width, height, payload)
+            SELECT a.feed_id, 1, a.kind, a.width, a.height, randomblob(3000) FROM items AS a, items AS b LIMIT 300;
+            ROLLBACK
+            """)
+        #expect(try span() == without12)
+        #expect(truth.spansReused == reused + 1)
+    }
 }

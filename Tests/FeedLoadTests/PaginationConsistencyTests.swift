@@ -67,4 +67,18 @@ import Testing
             Array((11...30).reversed()), Array((26...30).reversed()), [14, 13, 12],
         ])
     }
+
+    /// A More from elsewhere that finds nothing still starts a walk (an empty one), so a More from
+    /// the first walk's end after it starts another rather than going on with the empty one.
+    @Test func anEmptyMoreFromElsewhereEndsTheWalkBeforeIt() throws {
+        let database = try TemporaryDatabase()
+        defer { database.cleanUp() }
+        let store = try ItemStore(path: database.path)
+        let (feed, _) = try store.insert(items: (1...30).map(newItem), feedNamed: "home")
+        let source = TimedFeedSource(store: store, feed: feed, mode: .keyset)
+        let first = try source.newest(limit: 10)  // 30…21
+        #expect(try source.after(Cursor(publishedAt: 0, id: 0), limit: 10).items.isEmpty)  // older than all
+        _ = try source.after(try #require(first.lastCursor), limit: 10)  // 20…11
+        #expect(source.walks.map(\.ids) == [Array((21...30).reversed()), [], Array((11...20).reversed())])
+    }
 }

@@ -45,7 +45,7 @@ extension LoadBenchmark.Report {
             lines.append(
                 "consistency checks of the pagination sessions at \(b.threads) threads: \(b.spansRead) spans read from "
                     + "the index, \(b.spansReused) answered from the last span read (nothing committed since: this "
-                    + "benchmark has no writers; with writers every span is read)")
+                    + "benchmark has no writers; with writers only checks between two commits are)")
         }
         return lines.joined(separator: "\n")
     }

@@ -66,9 +66,10 @@ public enum LoadBenchmark {
         /// Pages per second per thread if the sessions only ran their queries:
         /// `1e6 / queryMicrosecondsPerPage` (compare with the raw loop's per thread).
         public var queryOnlyPagesPerSecondPerThread: Double
-        /// Consistency checks: walk spans read from the store's index, and spans answered from the
-        /// last one read, nothing having been committed since (the benchmark has no writers).
+        /// Consistency checks: walk spans (a count) read from the store's index.
         public var spansRead: Int
+        /// Consistency checks: walk spans (a count) answered from the last one read, nothing having
+        /// been committed since (the benchmark has no writers).
         public var spansReused: Int
     }
 

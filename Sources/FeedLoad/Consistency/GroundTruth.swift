@@ -14,8 +14,9 @@ final class GroundTruth {
     private let dataVersionStatement: RawStatement
     /// The last span read, with the data version it was read at (see ``spanIDs(newest:oldest:expected:)``).
     private var lastSpan: (dataVersion: Int64, newest: Cursor, oldest: Cursor, ids: [Int64])?
-    /// Spans read from the index, and spans answered from ``lastSpan`` instead.
+    /// Spans read from the index since this connection opened.
     private(set) var spansRead = 0
+    /// Spans answered from ``lastSpan`` instead, nothing having been committed since it was read.
     private(set) var spansReused = 0
     let feed: FeedID
 
@@ -86,18 +87,20 @@ final class GroundTruth {
     /// whenever another connection commits, and this one never writes): when the same span is asked
     /// for and the version read in this transaction is the same, nothing in the database changed
     /// since, and the kept ids are the answer the index would give. Any commit in between (a writer's
-    /// insert, a deletion) makes the next check read the index again.
+    /// insert, a deletion, an update, by this process or another) makes the next check read the
+    /// index again; a rolled-back write does not.
     /// - Parameter expected: how many ids to reserve room for (the walk's length is a good guess).
     /// - Complexity: O(log N + k) for k items in the span, no row reads; O(1) reads when reused.
     func spanIDs(newest: Cursor, oldest: Cursor, expected: Int = 0) throws -> [Int64] {
         guard newest <= oldest else { return [] }
         try run(beginStatement)
         do {
-            defer { dataVersionStatement.rewind() }
             guard try dataVersionStatement.step() else {
+                dataVersionStatement.rewind()
                 throw RawSQLiteError(code: 1, extendedCode: 1, message: "PRAGMA data_version returned no row", sql: nil)
             }
             let dataVersion = dataVersionStatement.int64(at: 0)
+            dataVersionStatement.rewind()
             if let last = lastSpan, last.dataVersion == dataVersion, last.newest == newest, last.oldest == oldest {
                 try run(commitStatement)
                 spansReused += 1

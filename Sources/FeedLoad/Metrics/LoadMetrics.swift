@@ -68,9 +68,10 @@ public struct LoadMetrics: Sendable {
     /// Sessions whose consistency was checked, and their summed counts.
     public var sessionsChecked = 0
     public var consistency = ConsistencyCount()
-    /// Walk spans the checks read from the store's index, and spans answered from the one each
-    /// ground-truth connection kept because nothing was committed since it read it.
+    /// Walk spans (a count) the consistency checks read from the store's index.
     public var spansRead = 0
+    /// Walk spans (a count) answered from the span the ground-truth connection read last, nothing
+    /// having been committed to the database since (see ``GroundTruth``).
     public var spansReused = 0
     /// Sessions with duplicates, skips, replay violations or an error (the report lists them).
     public var notableSessions: [SessionOutcome] = []

@@ -2,7 +2,8 @@ import Foundation
 
 /// Wall time for timing queries and steps: `clock_gettime(CLOCK_MONOTONIC)` in nanoseconds, a
 /// plain integer read (no `Duration` arithmetic on 128-bit attoseconds per sample). Monotonic:
-/// never set back, not slewed by NTP jumps, so the difference of two reads is a latency.
+/// never stepped back (NTP may only adjust its rate slightly), so the difference of two reads is a
+/// latency.
 enum MonotonicClock {
     /// Nanoseconds since an unspecified start (the boot, on Linux).
     @inline(__always)

@@ -18,9 +18,10 @@ public struct LoadReport: Codable, Sendable {
         public var sessionsChecked: Int
         public var duplicates: Int
         public var skips: Int
-        /// Walk spans checked against the store's index, and spans answered from the last one a
-        /// ground-truth connection read, as nothing had been committed since (no writers).
+        /// Walk spans (a count) checked against the store's index.
         public var spansRead: Int
+        /// Walk spans (a count) answered from the last one a ground-truth connection read, nothing
+        /// having been committed since (runs without writers, or checks between two commits).
         public var spansReused: Int
         /// The replays' own violations by kind (`duplicate_id`, `gap`, `order_broken`, `anchor_drift`, …).
         public var replayViolations: [String: Int]

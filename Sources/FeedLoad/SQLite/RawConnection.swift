@@ -23,8 +23,8 @@ public struct RawSQLiteError: Error, CustomStringConvertible, Sendable {
 /// Same rules as the store's connection: owns the handle (closed in `deinit`), one thread at a
 /// time, extended result codes, WAL with `synchronous=NORMAL`. Since one thread at a time uses it,
 /// it opens in multi-thread mode (`SQLITE_OPEN_NOMUTEX`, <https://sqlite.org/threadsafe.html>):
-/// SQLite takes no connection mutex on each call, which a ground-truth read of a thousand ids
-/// would otherwise take twice per id. Instead of a busy timeout it
+/// SQLite takes no connection mutex at all, not even the re-entry of one held across a statement
+/// that serialized mode costs on every step and column call. Instead of a busy timeout it
 /// installs a busy handler (<https://sqlite.org/c3ref/busy_handler.html>) that counts each wait
 /// in ``busyWaits``, sleeps 1 ms and retries, giving up after ``maxBusyWaits`` waits in a row.
 final class RawConnection {

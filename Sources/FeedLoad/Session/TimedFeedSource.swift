@@ -56,7 +56,10 @@ public final class TimedFeedSource: PageSource, RowSource {
         switch mode {
         case .keyset:
             page = try timed(.after) { try store.after(cursor, feed: feed, limit: limit) }
-            if walkEnd != cursor { walks.append(Walk()) }
+            if walkEnd != cursor {
+                walks.append(Walk())
+                walkEnd = nil
+            }
         case .offset:
             let offset = walks.last?.count ?? 0
             page = try timed(.offset) { try store.offsetPage(feed: feed, offset: offset, limit: limit) }
