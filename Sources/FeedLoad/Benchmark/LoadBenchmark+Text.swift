@@ -15,6 +15,11 @@ extension LoadBenchmark.Report {
         lines.append(
             "ratio at \(pagination.load.last?.threads ?? 1) threads: \(Self.fixed(pagination.ratio, 2))× (target ≥ "
                 + "\(Self.fixed(target, 1))×: \(pagination.ratio >= target ? "met" : "NOT met")); " + Self.scaling(pagination))
+        let every = paginationEverySpanRead
+        lines.append(
+            "with every consistency check reading its span from the index (as with writers): \(every.load.threads) "
+                + "threads, load \(Self.fixed(every.load.pagesPerSecond)) pages/s, \(Self.fixed(every.ratio, 2))× raw, "
+                + "on-CPU \(Self.fixed(every.load.cpuMicrosecondsPerPage, 1)) µs/page, \(every.spansRead) spans read")
         lines += [
             "",
             "replay sessions (what `feedsim load` runs, time-scale max; pages/s include the scroll simulation), "

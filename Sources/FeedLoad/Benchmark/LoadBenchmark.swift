@@ -20,6 +20,9 @@ import Foundation
 /// Both use keyset pages, pages of `pageSize`, Init of one page and no writers. The machine is
 /// shared, so each thread count runs `rounds` rounds of (pagination, raw, replay, raw), interleaved,
 /// and keeps each side's best round: a round slowed by another process does not decide the figure.
+/// With no writers, a session's consistency check may answer its span from the last one read
+/// (nothing was committed since); at the most threads each round also runs the pagination sessions
+/// with every span read from the index (``EverySpanRead``), the cost a run with writers pays.
 public enum LoadBenchmark {
     public struct Side: Codable, Hashable, Sendable {
         public var threads: Int
@@ -100,6 +103,18 @@ public enum LoadBenchmark {
         public var rawCPUPerPageGrowth: Double
     }
 
+    /// The pagination sessions again at the most threads, with every consistency check reading its
+    /// span from the index (``LoadConfiguration/reuseUnchangedSpans`` off), as in runs with writers,
+    /// where a commit between two checks keeps them from reusing a span.
+    public struct EverySpanRead: Codable, Hashable, Sendable {
+        public var load: Side
+        /// Load pages/s ÷ the pagination comparison's raw pages/s at the same thread count.
+        public var ratio: Double
+        /// Spans (a count) the checks read, and answered from a kept span (0: none may be).
+        public var spansRead: Int
+        public var spansReused: Int
+    }
+
     public struct Report: Codable, Hashable, Sendable {
         public var items: Int
         public var pageSize: Int
@@ -109,6 +124,8 @@ public enum LoadBenchmark {
         public var target: Double
         /// The headline: pagination sessions against the raw loop.
         public var pagination: Comparison
+        /// The headline's sessions with no span reused by the consistency checks.
+        public var paginationEverySpanRead: EverySpanRead
         /// Replay sessions (scroll simulation included) against the raw loop.
         public var replay: Comparison
     }
@@ -145,6 +162,7 @@ public enum LoadBenchmark {
         var pagination = Accumulator(
             session: "pagination", pagesPerWalk: pagesPerSession, rowBatchSize: paginationBatch)
         var replay = Accumulator(session: "replay", pagesPerWalk: 1, rowBatchSize: pageSize)
+        var everySpanRead: (side: Side, report: LoadReport)?
         for threadCount in threads == 1 ? [1] : [1, threads] {
             for round in 1...rounds {
                 func configuration(_ session: SessionKind) -> LoadConfiguration {
@@ -174,6 +192,18 @@ public enum LoadBenchmark {
                 ).run()
                 pagination.offerLoad(paginationReport, threads: threadCount)
                 pagination.offerRaw(try raw(pagination), threads: threadCount)
+                if threadCount == threads {
+                    progress(
+                        "round \(round)/\(rounds): pagination sessions, every span read, \(threadCount) thread(s), "
+                            + "\(seconds) s")
+                    var noReuse = configuration(.pagination(pageBudget: pagesPerSession))
+                    noReuse.reuseUnchangedSpans = false
+                    let report = try LoadRunner(configuration: noReuse).run()
+                    let side = Side(
+                        threads: threadCount, pages: report.pages, rows: report.rows, seconds: report.elapsedSeconds,
+                        cpuSeconds: report.cpuSeconds)
+                    if side.pagesPerSecond > everySpanRead?.side.pagesPerSecond ?? -1 { everySpanRead = (side, report) }
+                }
 
                 progress("round \(round)/\(rounds): replay sessions, \(threadCount) thread(s), \(seconds) s")
                 let replayReport = try LoadRunner(configuration: configuration(.replay)).run()
@@ -188,9 +218,18 @@ public enum LoadBenchmark {
                 replay.offerRaw(try raw(replay), threads: threadCount)
             }
         }
+        let paginationComparison = pagination.comparison(pageSize: pageSize)
+        guard let everySpanRead, let raw = paginationComparison.raw.last else {
+            preconditionFailure("a round at the most threads")
+        }
         return Report(
             items: count, pageSize: pageSize, rounds: rounds, threads: threads, target: target,
-            pagination: pagination.comparison(pageSize: pageSize), replay: replay.comparison(pageSize: pageSize))
+            pagination: paginationComparison,
+            paginationEverySpanRead: EverySpanRead(
+                load: everySpanRead.side, ratio: everySpanRead.side.pagesPerSecond / raw.pagesPerSecond,
+                spansRead: everySpanRead.report.consistency.spansRead,
+                spansReused: everySpanRead.report.consistency.spansReused),
+            replay: replay.comparison(pageSize: pageSize))
     }
 
     /// The best rounds of one comparison, per thread count.

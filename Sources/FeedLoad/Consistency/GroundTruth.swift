@@ -19,10 +19,13 @@ final class GroundTruth {
     /// Spans answered from ``lastSpan`` instead, nothing having been committed since it was read.
     private(set) var spansReused = 0
     let feed: FeedID
+    /// Whether ``spanIDs(newest:oldest:expected:)`` may answer from ``lastSpan``.
+    let reusesUnchangedSpans: Bool
 
-    init(path: String, feed: FeedID) throws {
+    init(path: String, feed: FeedID, reuseUnchangedSpans: Bool = true) throws {
         connection = try RawConnection(path: path)
         self.feed = feed
+        self.reusesUnchangedSpans = reuseUnchangedSpans
         maxIDStatement = try connection.prepare("SELECT coalesce(max(id), 0) FROM items")
         // Every item of the feed from `newest` down to `oldest` in feed order, both included.
         spanStatement = try connection.prepare(
@@ -101,7 +104,7 @@ final class GroundTruth {
             }
             let dataVersion = dataVersionStatement.int64(at: 0)
             dataVersionStatement.rewind()
-            if let last = lastSpan, last.dataVersion == dataVersion, last.newest == newest, last.oldest == oldest {
+            if reusesUnchangedSpans, let last = lastSpan, last.dataVersion == dataVersion, last.newest == newest, last.oldest == oldest {
                 try run(commitStatement)
                 spansReused += 1
                 return last.ids

@@ -35,6 +35,10 @@ public struct LoadConfiguration: Sendable {
     public var writerPreset: String
     /// Seed of the writers and of synthesized traces (session k: `seed + k`).
     public var seed: UInt64
+    /// Whether a consistency check may answer a span from the one its ground-truth connection read
+    /// last when nothing was committed since (``GroundTruth``); `false` reads every span from the
+    /// index, as a run with writers mostly does (`feedsim bench load` measures both).
+    public var reuseUnchangedSpans = true
 
     /// Items per page (the controller's).
     public var pageSize: Int { replay.controller.pageSize }

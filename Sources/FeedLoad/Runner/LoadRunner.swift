@@ -72,7 +72,8 @@ public final class LoadRunner: Sendable {
             writers = nil
         }
         let feed = feed
-        let pool = ConnectionPool(path: configuration.path, feed: feed)
+        let pool = ConnectionPool(
+            path: configuration.path, feed: feed, reuseUnchangedSpans: configuration.reuseUnchangedSpans)
         scheduler = SessionScheduler(
             model: configuration.model, workers: configuration.workers,
             duration: .nanoseconds(Int64(configuration.durationSeconds * 1e9)), stop: stop

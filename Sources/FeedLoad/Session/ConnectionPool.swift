@@ -6,9 +6,9 @@ final class SessionConnections: @unchecked Sendable {  // used by one session at
     let store: ItemStore
     let truth: GroundTruth
 
-    init(path: String, feed: FeedID) throws {
+    init(path: String, feed: FeedID, reuseUnchangedSpans: Bool) throws {
         store = try ItemStore(path: path)
-        truth = try GroundTruth(path: path, feed: feed)
+        truth = try GroundTruth(path: path, feed: feed, reuseUnchangedSpans: reuseUnchangedSpans)
     }
 }
 
@@ -18,17 +18,23 @@ final class SessionConnections: @unchecked Sendable {  // used by one session at
 public final class ConnectionPool: Sendable {
     let path: String
     private let feed: FeedID
+    private let reuseUnchangedSpans: Bool
     private let idle = Mutex<[SessionConnections]>([])
 
-    public init(path: String, feed: FeedID) {
+    /// - Parameters:
+    ///   - path: the database file each session's connections open.
+    ///   - feed: the feed the ground truth reads.
+    ///   - reuseUnchangedSpans: see ``LoadConfiguration/reuseUnchangedSpans``.
+    public init(path: String, feed: FeedID, reuseUnchangedSpans: Bool = true) {
         self.path = path
         self.feed = feed
+        self.reuseUnchangedSpans = reuseUnchangedSpans
     }
 
     /// An idle pair of connections, or new ones opened on the calling thread.
     func take() throws -> SessionConnections {
         if let connections = idle.withLock({ $0.popLast() }) { return connections }
-        return try SessionConnections(path: path, feed: feed)
+        return try SessionConnections(path: path, feed: feed, reuseUnchangedSpans: reuseUnchangedSpans)
     }
 
     /// Gives connections back when their session has ended.
