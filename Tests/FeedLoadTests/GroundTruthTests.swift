@@ -5,6 +5,19 @@ import Testing
 @testable import FeedLoad
 
 @Suite struct GroundTruthTests {
+    /// Ids 15…6 of ``twentyItems()`` (newItem(n) is published at 1_000_000 + n × 1_000: newest
+    /// first = largest id).
+    static let newest = Cursor(publishedAt: 1_015_000, id: 15)
+    static let oldest = Cursor(publishedAt: 1_006_000, id: 6)
+
+    /// Ids 1…20 in feed "home", and a ground truth on its own connection.
+    private func twentyItems() throws -> (TemporaryDatabase, ItemStore, FeedID, GroundTruth) {
+        let database = try TemporaryDatabase()
+        let store = try ItemStore(path: database.path)
+        let (feed, _) = try store.insert(items: (1...20).map(newItem), feedNamed: "home")
+        return (database, store, feed, try GroundTruth(path: database.path, feed: feed))
+    }
+
     @Test func spanIDsAreTheIdsOfTheSpanItemsIncludingTiesInPublicationTime() throws {
         let database = try TemporaryDatabase()
         defer { database.cleanUp() }
@@ -35,14 +48,9 @@ import Testing
     /// The same span over an unchanged database is answered from the last read; any commit by
     /// another connection (an insert into the span, a deletion) makes the next check read again.
     @Test func theLastSpanIsReusedOnlyWhileNothingWasCommitted() throws {
-        let database = try TemporaryDatabase()
+        let (database, store, feed, truth) = try twentyItems()
         defer { database.cleanUp() }
-        let store = try ItemStore(path: database.path)
-        let (feed, _) = try store.insert(items: (1...20).map(newItem), feedNamed: "home")
-        let truth = try GroundTruth(path: database.path, feed: feed)
-        // Ids 15…6 (newItem(n) is published at 1_000_000 + n × 1_000: newest first = largest id).
-        let newest = Cursor(publishedAt: 1_015_000, id: 15)
-        let oldest = Cursor(publishedAt: 1_006_000, id: 6)
+        let (newest, oldest) = (Self.newest, Self.oldest)
         let tenDown = Array((Int64(6)...15).reversed())
         #expect(try truth.spanIDs(newest: newest, oldest: oldest) == tenDown)
         #expect(truth.spansReused == 0)
@@ -74,14 +82,10 @@ import Testing
     /// a commit followed by a checkpoint that truncates the WAL (empty again, content changed), and a
     /// write rolled back after its pages spilled to the WAL (nothing changed: the span is reused).
     @Test func updatesCheckpointsAndRollbacksByAnotherConnectionAreSeen() throws {
-        let database = try TemporaryDatabase()
+        let (database, _, _, truth) = try twentyItems()
         defer { database.cleanUp() }
-        let store = try ItemStore(path: database.path)
-        let (feed, _) = try store.insert(items: (1...20).map(newItem), feedNamed: "home")
-        let truth = try GroundTruth(path: database.path, feed: feed)
         let other = try RawConnection(path: database.path)
-        let newest = Cursor(publishedAt: 1_015_000, id: 15)
-        let oldest = Cursor(publishedAt: 1_006_000, id: 6)
+        let (newest, oldest) = (Self.newest, Self.oldest)
         let all = Array((Int64(6)...15).reversed())
         let without12 = all.filter { $0 != 12 }
         func span() throws -> [Int64] { try truth.spanIDs(newest: newest, oldest: oldest) }

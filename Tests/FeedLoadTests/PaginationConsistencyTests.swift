@@ -53,12 +53,17 @@ import Testing
 
 /// How ``TimedFeedSource`` cuts what the store returned into walks.
 @Suite struct TimedFeedSourceWalkTests {
-    @Test func aNewestPageStartsAWalkAndAMoreFromElsewhereStartsAnother() throws {
+    /// Ids 1…30 in feed "home", and a keyset source over them.
+    private func thirtyItems() throws -> (TemporaryDatabase, TimedFeedSource) {
         let database = try TemporaryDatabase()
-        defer { database.cleanUp() }
         let store = try ItemStore(path: database.path)
         let (feed, _) = try store.insert(items: (1...30).map(newItem), feedNamed: "home")
-        let source = TimedFeedSource(store: store, feed: feed, mode: .keyset)
+        return (database, TimedFeedSource(store: store, feed: feed, mode: .keyset))
+    }
+
+    @Test func aNewestPageStartsAWalkAndAMoreFromElsewhereStartsAnother() throws {
+        let (database, source) = try thirtyItems()
+        defer { database.cleanUp() }
         let first = try source.newest(limit: 10)  // 30…21
         _ = try source.after(try #require(first.lastCursor), limit: 10)  // 20…11, same walk
         _ = try source.newest(limit: 5)  // a Refresh: 30…26, a new walk
@@ -71,11 +76,8 @@ import Testing
     /// A More from elsewhere that finds nothing still starts a walk (an empty one), so a More from
     /// the first walk's end after it starts another rather than going on with the empty one.
     @Test func anEmptyMoreFromElsewhereEndsTheWalkBeforeIt() throws {
-        let database = try TemporaryDatabase()
+        let (database, source) = try thirtyItems()
         defer { database.cleanUp() }
-        let store = try ItemStore(path: database.path)
-        let (feed, _) = try store.insert(items: (1...30).map(newItem), feedNamed: "home")
-        let source = TimedFeedSource(store: store, feed: feed, mode: .keyset)
         let first = try source.newest(limit: 10)  // 30…21
         #expect(try source.after(Cursor(publishedAt: 0, id: 0), limit: 10).items.isEmpty)  // older than all
         _ = try source.after(try #require(first.lastCursor), limit: 10)  // 20…11
