@@ -107,11 +107,13 @@ public enum LoadBenchmark {
     /// span from the index (``LoadConfiguration/reuseUnchangedSpans`` off), as in runs with writers,
     /// where a commit between two checks keeps them from reusing a span.
     public struct EverySpanRead: Codable, Hashable, Sendable {
+        /// The best round at the most threads (pages/s, seconds, on-CPU µs per page: see ``Side``).
         public var load: Side
-        /// Load pages/s ÷ the pagination comparison's raw pages/s at the same thread count.
+        /// Load pages/s ÷ the pagination comparison's best raw pages/s at the same thread count (×, no unit).
         public var ratio: Double
-        /// Spans (a count) the checks read, and answered from a kept span (0: none may be).
+        /// Walk spans (a count) the consistency checks read from the index.
         public var spansRead: Int
+        /// Walk spans (a count) answered from a kept span: 0, reuse being off.
         public var spansReused: Int
     }
 
