@@ -89,6 +89,7 @@ import Testing
             #expect(record.ids == loaded.map(\.id))
             #expect(record.newest == loaded.map(\.cursor).min())
             #expect(record.oldest == loaded.map(\.cursor).max())
+            #expect(record.last == loaded.last?.cursor)
             #expect(
                 ConsistencyChecker.check(
                     loadedIDs: loaded.map(\.id), survivorIDsInSpan: spanIDs, existedAtStart: existed)

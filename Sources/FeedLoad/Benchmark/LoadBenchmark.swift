@@ -49,6 +49,13 @@ public enum LoadBenchmark {
             self.cores = seconds > 0 ? cpuSeconds / seconds : 0
             self.cpuMicrosecondsPerPage = pages > 0 ? cpuSeconds * 1e6 / Double(pages) : 0
         }
+
+        /// The load side of a run: its pages, rows, wall and on-CPU seconds.
+        init(_ report: LoadReport, threads: Int) {
+            self.init(
+                threads: threads, pages: report.pages, rows: report.rows, seconds: report.elapsedSeconds,
+                cpuSeconds: report.cpuSeconds)
+        }
     }
 
     /// Where the load side's thread time went, per page, microseconds (best round at that thread count).
@@ -201,9 +208,7 @@ public enum LoadBenchmark {
                     var noReuse = configuration(.pagination(pageBudget: pagesPerSession))
                     noReuse.reuseUnchangedSpans = false
                     let report = try LoadRunner(configuration: noReuse).run()
-                    let side = Side(
-                        threads: threadCount, pages: report.pages, rows: report.rows, seconds: report.elapsedSeconds,
-                        cpuSeconds: report.cpuSeconds)
+                    let side = Side(report, threads: threadCount)
                     if side.pagesPerSecond > everySpanRead?.side.pagesPerSecond ?? -1 { everySpanRead = (side, report) }
                 }
 
@@ -249,9 +254,7 @@ public enum LoadBenchmark {
         }
 
         mutating func offerLoad(_ report: LoadReport, threads: Int) {
-            let side = Side(
-                threads: threads, pages: report.pages, rows: report.rows, seconds: report.elapsedSeconds,
-                cpuSeconds: report.cpuSeconds)
+            let side = Side(report, threads: threads)
             if side.pagesPerSecond > load[threads]?.side.pagesPerSecond ?? -1 { load[threads] = (side, report) }
         }
 

@@ -104,7 +104,9 @@ final class GroundTruth {
             }
             let dataVersion = dataVersionStatement.int64(at: 0)
             dataVersionStatement.rewind()
-            if reusesUnchangedSpans, let last = lastSpan, last.dataVersion == dataVersion, last.newest == newest, last.oldest == oldest {
+            if reusesUnchangedSpans, let last = lastSpan, last.dataVersion == dataVersion, last.newest == newest,
+                last.oldest == oldest
+            {
                 try run(commitStatement)
                 spansReused += 1
                 return last.ids

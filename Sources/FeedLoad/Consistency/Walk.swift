@@ -11,6 +11,8 @@ public struct Walk: Hashable, Sendable {
     public private(set) var newest: Cursor?
     /// The oldest loaded item's cursor (the largest in feed order); `nil` while empty.
     public private(set) var oldest: Cursor?
+    /// The last loaded item's cursor, in load order (where a More page from it goes on); `nil` while empty.
+    public private(set) var last: Cursor?
 
     public init() {}
 
@@ -37,5 +39,6 @@ public struct Walk: Hashable, Sendable {
         }
         newest = low
         oldest = high
+        last = items[items.count - 1].cursor
     }
 }

@@ -29,8 +29,6 @@ public final class TimedFeedSource: PageSource, RowSource {
     public let mode: PaginationMode
     /// Every walk: the ids of its `newest` page and of its More pages, in load order, and its span.
     public private(set) var walks: [Walk] = []
-    /// The cursor of the last item the current walk loaded: a More page from it goes on the walk.
-    private var walkEnd: Cursor?
     private var samples: [(QueryKind, UInt64)] = []
     private var pageCount = 0
     private var itemCount = 0
@@ -47,7 +45,6 @@ public final class TimedFeedSource: PageSource, RowSource {
         let page = try timed(.newest) { try store.newest(feed: feed, limit: limit) }
         count(page)
         walks.append(Walk(page.items))
-        walkEnd = page.items.last?.cursor
         return page
     }
 
@@ -56,10 +53,7 @@ public final class TimedFeedSource: PageSource, RowSource {
         switch mode {
         case .keyset:
             page = try timed(.after) { try store.after(cursor, feed: feed, limit: limit) }
-            if walkEnd != cursor {
-                walks.append(Walk())
-                walkEnd = nil
-            }
+            if walks.last?.last != cursor { walks.append(Walk()) }
         case .offset:
             let offset = walks.last?.count ?? 0
             page = try timed(.offset) { try store.offsetPage(feed: feed, offset: offset, limit: limit) }
@@ -67,7 +61,6 @@ public final class TimedFeedSource: PageSource, RowSource {
         }
         count(page)
         walks[walks.count - 1].append(page.items)
-        if let last = page.items.last { walkEnd = last.cursor }
         return page
     }
 
