@@ -148,10 +148,14 @@ import Testing
         #expect(abs(hitches.timeRatioMsPerS - 1235) < 0.01)
         #expect(hitches.band == "critical")
         // Cells: 27 created at Init (frame 12); 27 + 18 reused by the jumps, leaving 9 in the pool,
-        // trimmed to 5 (the limit per kind). At 1200 the last page adds rows 30–32 (items 90–98) to
-        // the prefetch rect: 5 reused from the pool, 4 created. Created 27 + 4 = 31, reused 27 + 18 + 5 = 50.
-        #expect(result.report.cells.created == 31)
-        #expect(result.report.cells.reused == 50)
+        // all kept (the uikit preset: UIKit keeps every enqueued cell). At 1200 the last page adds
+        // rows 30–32 (items 90–98) to the prefetch rect: 9 reused from the pool, none created.
+        // Created 27, reused 27 + 18 + 9 = 54. (Before the pool policy per preset, the pool was
+        // trimmed to 5 here and 4 more cells were created: 31 / 50.)
+        #expect(result.report.cells.created == 27)
+        #expect(result.report.cells.reused == 54)
+        #expect(result.report.cells.byKind == ["photo": .init(created: 27, reused: 54)])
+        #expect(result.report.options["reuse_pool"] == "unbounded")
     }
 
     /// A backend with an OFFSET-style bug: every `after` page silently skips its first item.

@@ -123,6 +123,18 @@ public struct VirtualizerCounters: Hashable, Sendable, Codable {
     public var rowsEvicted = 0
     /// Taps that selected an item.
     public var taps = 0
+    /// Cells created and reused per reuse identifier (the item's kind).
+    public var cellsByKind: [String: KindCounts] = [:]
+
+    /// Cells created and reused for one reuse identifier.
+    public struct KindCounts: Hashable, Sendable, Codable {
+        public var created = 0
+        public var reused = 0
+        public init(created: Int = 0, reused: Int = 0) {
+            self.created = created
+            self.reused = reused
+        }
+    }
 
     public init() {}
 }

@@ -91,6 +91,14 @@ public struct ReplayReport: Codable, Equatable, Sendable {
         public var created: Int
         public var reused: Int
         public var maxLive: Int
+        /// Created and reused per reuse identifier (the item's kind).
+        public var byKind: [String: KindCells]
+    }
+
+    /// Cells of one reuse identifier.
+    public struct KindCells: Codable, Equatable, Sendable {
+        public var created: Int
+        public var reused: Int
     }
 
     /// A change of the feed's phase (Init, Refresh, More, idle, failed, end).

@@ -17,8 +17,9 @@ public struct ReplayOptions: Sendable {
     public var costs: CostModel
     /// Seed of every random draw of the session (latency, faults).
     public var seed: UInt64
-    /// Most pooled cells per reuse identifier.
-    public var reusePoolLimit: Int
+    /// Most pooled cells per reuse identifier, overriding the ranges preset's policy
+    /// (``RangeConfiguration/reusePoolLimit``); `nil`: the preset's.
+    public var reusePoolLimit: Int?
     /// How long to keep stepping after the trace's last event while the scroll view still moves or
     /// loads are in flight, ms.
     public var settleMs: Double
@@ -31,7 +32,7 @@ public struct ReplayOptions: Sendable {
     public init(
         controller: FeedController.Configuration, ranges: RangeConfiguration = .uikit,
         scroll: ScrollModel.Configuration = .uikit, latency: LatencyModel = .fixed(ms: 0),
-        faults: FaultModel = .none, costs: CostModel = CostModel(), seed: UInt64 = 1, reusePoolLimit: Int = 5,
+        faults: FaultModel = .none, costs: CostModel = CostModel(), seed: UInt64 = 1, reusePoolLimit: Int? = nil,
         settleMs: Double = 3000, keepTimeline: Bool = false, refreshControlHeight: Double = 50
     ) {
         self.controller = controller

@@ -94,6 +94,7 @@ extension ReplaySession {
         let opts: [String: String] = [
             "layout": layoutDescription,
             "ranges": options.ranges.name,
+            "reuse_pool": virtualizer.reusePoolLimit.map { $0 == 0 ? "none" : "\($0)/kind" } ?? "unbounded",
             "page_size": String(controller.pageSize),
             "initial_pages": String(controller.initialLoadPages),
             "prefetch": prefetch,
@@ -125,7 +126,8 @@ extension ReplaySession {
                 batches: rowBatches),
             cells: ReplayReport.Cells(
                 created: virtualizer.counters.cellsCreated, reused: virtualizer.counters.cellsReused,
-                maxLive: virtualizer.maxLiveCells),
+                maxLive: virtualizer.maxLiveCells,
+                byKind: virtualizer.counters.cellsByKind.mapValues { .init(created: $0.created, reused: $0.reused) }),
             timeInFailedMs: round6(timeIn("failed", until: Double(max(frames - 1, 0)) * framePeriod)),
             anchorDriftMaxPt: round6(anchorDriftMax),
             transitions: transitions,

@@ -13,7 +13,9 @@ import FeedModel
 ///    4. update the virtualizer (cells from the reuse pool, row fetches for the preload range)
 ///    5. measure: blank area, frame cost (hitches), distance, invariants
 /// ```
-/// Nothing reads the wall clock; every random draw comes from ``ReplayOptions/seed``, so the
+/// Nothing reads the wall clock; every random draw comes from ``ReplayOptions/seed`` (latency,
+/// faults, retry jitter: the controller's ``FeedController/RetryPolicy/seed`` is derived from it and
+/// whatever the options held there is replaced), so the
 /// same trace, options and seed give the same ``ReplayReport`` byte for byte.
 ///
 /// - Complexity: per frame, O(log n + k) layout work for k visible elements plus the work of what
@@ -32,6 +34,8 @@ public final class ReplaySession {
     let virtualizer: Virtualizer
     var latencyRNG: SplitMix64
     var faultRNG: SplitMix64
+    var rowLatencyRNG: SplitMix64
+    var rowFaultRNG: SplitMix64
     var queue = EventQueue<Double, Completion>()
     var metrics: FrameMetrics
     var now = 0.0
@@ -87,8 +91,18 @@ public final class ReplaySession {
         self.backend = backend
         self.options = options
         self.axis = axis
+        // Every random stream is split from the replay's seed, in a fixed order: latency, faults,
+        // retry jitter, row latency, row faults (a stream added later goes last, so the earlier
+        // streams, and the figures they give, stay as they were).
+        var root = SplitMix64(seed: options.seed)
+        latencyRNG = root.split()
+        faultRNG = root.split()
+        var controllerConfiguration = options.controller
+        controllerConfiguration.retry.seed = root.next()
+        rowLatencyRNG = root.split()
+        rowFaultRNG = root.split()
         do {
-            controller = try FeedController(configuration: options.controller)
+            controller = try FeedController(configuration: controllerConfiguration)
         } catch {
             throw ReplayError.invalidOptions("\(error)")
         }
@@ -103,9 +117,6 @@ public final class ReplaySession {
         scrollConfiguration.axis = axis
         scroll = ScrollModel(
             viewport: trace.header.viewport, contentSize: layout.contentSize, configuration: scrollConfiguration)
-        var root = SplitMix64(seed: options.seed)
-        latencyRNG = root.split()
-        faultRNG = root.split()
         metrics = FrameMetrics(refreshRate: trace.header.refreshRate, keepTimeline: options.keepTimeline)
     }
 

@@ -10,7 +10,7 @@ enum ReplayOptionsParsing {
         OptionSpec("--initial-pages", .value, "N", help: "Pages loaded by Init (default 3, as Paging 3)."),
         OptionSpec(
             "--prefetch", .value, "D",
-            help: "More fires this close to the end: items:N | points:P | screens:S (default items:<page size>)."),
+            help: "More fires this close to the end: items:N (fewer than N items below the last visible, as Paging 3's prefetchDistance and react-window-infinite-loader's threshold; N ≥ 1) | points:P (at most P pt to the end) | screens:S (at most S viewports, as Texture's leadingScreensForBatching) (default items:<page size>)."),
         OptionSpec("--max-loaded", .value, "N", help: "Page dropping: keep at most N items loaded (default off)."),
         OptionSpec(
             "--ranges", .value, "PRESET",
@@ -75,8 +75,8 @@ enum ReplayOptionsParsing {
         }
         switch parts[0] {
         case "items":
-            guard value == value.rounded(), value <= 1_000_000 else {
-                throw CommandFailure("--prefetch: items must be a whole number in 0...1000000, got '\(parts[1])'")
+            guard value == value.rounded(), value >= 1, value <= 1_000_000 else {
+                throw CommandFailure("--prefetch: items must be a whole number in 1...1000000, got '\(parts[1])'")
             }
             return .items(Int(value))
         case "points": return .points(value)
