@@ -111,6 +111,8 @@ public struct VirtualizerCounters: Hashable, Sendable, Codable {
     public var rowsRequested = 0
     /// Fetches cancelled because all their items left the preload range.
     public var rowFetchesCancelled = 0
+    /// Fetches that failed (``Virtualizer/rowsFailed(fetchID:)``).
+    public var rowFetchesFailed = 0
     /// Batches for unknown or cancelled fetches, ignored.
     public var rowBatchesDropped = 0
     /// Rows received in accepted batches.

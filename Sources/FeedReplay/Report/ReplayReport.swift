@@ -85,6 +85,13 @@ public struct ReplayReport: Codable, Equatable, Sendable {
         /// fetched / distinct_shown (0 when nothing was shown).
         public var overfetchRatio: Double
         public var batches: Int
+        /// Ids fetched again while an earlier fetch of the same id was still on the wire (a
+        /// cancelled fetch not yet answered); counted apart from over-fetch.
+        public var redundant: Int
+        /// Batches cancelled because all their items left the preload range.
+        public var cancelledBatches: Int
+        /// Batches that failed (row fault model).
+        public var failedBatches: Int
     }
 
     public struct Cells: Codable, Equatable, Sendable {

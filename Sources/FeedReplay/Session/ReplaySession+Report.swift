@@ -101,6 +101,8 @@ extension ReplaySession {
             "max_loaded": controller.maxLoadedItems.map(String.init) ?? "off",
             "latency": options.latency.description,
             "faults": options.faults.description,
+            "row_latency": (options.rowLatency ?? options.latency).description,
+            "row_faults": (options.rowFaults ?? options.faults).description,
             "scroll": physics,
             "costs": "base=\(formatNumber(costs.base)),layout=\(formatNumber(costs.layout)),create=\(formatNumber(costs.cellCreation)),"
                 + "reuse=\(formatNumber(costs.cellReuse)),bind=\(formatNumber(costs.rowBinding))",
@@ -123,7 +125,8 @@ extension ReplaySession {
             rows: ReplayReport.Rows(
                 fetched: rowsFetched, distinctShown: shownCount,
                 overfetchRatio: shownCount > 0 ? round6(Double(rowsFetched) / Double(shownCount)) : 0,
-                batches: rowBatches),
+                batches: rowBatches, redundant: rowsRedundant,
+                cancelledBatches: virtualizer.counters.rowFetchesCancelled, failedBatches: rowFetchFailures),
             cells: ReplayReport.Cells(
                 created: virtualizer.counters.cellsCreated, reused: virtualizer.counters.cellsReused,
                 maxLive: virtualizer.maxLiveCells,

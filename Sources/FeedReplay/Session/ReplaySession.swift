@@ -55,6 +55,12 @@ public final class ReplaySession {
     var rowsFetched = 0
     var rowBatches = 0
     var rowFetchesInFlight = 0
+    /// Row fetches that failed (row fault model).
+    var rowFetchFailures = 0
+    /// Ids asked for while an earlier fetch of the same id was still on the wire.
+    var rowsRedundant = 0
+    /// Fetches on the wire per id (cancelled ones included until they land).
+    var rowIDsOnTheWire: [Int64: Int] = [:]
     var layoutChangedThisFrame = false
     var rowsBoundBefore = 0
     var refreshInsetShown = false
@@ -65,7 +71,8 @@ public final class ReplaySession {
     /// A simulated answer waiting on the virtual clock.
     enum Completion {
         case page(FeedController.FetchRequest, PageOutcome)
-        case rows(fetchID: Int, RowBatch)
+        case rows(fetchID: Int, ids: [Int64], RowBatch)
+        case rowsFailed(fetchID: Int, ids: [Int64])
         case retryTick
     }
 

@@ -21,6 +21,10 @@ enum ReplayOptionsParsing {
             help: "Backend latency: fixed:MS | uniform:MIN,MAX | lognormal:MEDIAN,SIGMA | table:P=MS,... (default lognormal:120,0.5)."),
         OptionSpec(
             "--faults", .value, "SPEC", help: "Failures: error=P,timeout=P,timeout-ms=MS,outage=START-END (default none)."),
+        OptionSpec(
+            "--row-latency", .value, "MODEL",
+            help: "Row fetch latency, as --latency (default: the --latency model; rows and images often come from other servers)."),
+        OptionSpec("--row-faults", .value, "SPEC", help: "Row fetch failures, as --faults (default: the --faults model); a failed batch is asked again next frame."),
         OptionSpec("--costs", .value, "SPEC", help: "Frame costs in ms: base=,layout=,create=,reuse=,bind= (default 2,3,6,1.5,1)."),
         OptionSpec("--seed", .value, "S", help: "Seed of every random draw (default 1)."),
     ]
@@ -55,9 +59,23 @@ enum ReplayOptionsParsing {
                 latency: try LatencyModel.parse(arguments.value("--latency") ?? "lognormal:120,0.5"),
                 faults: try FaultModel.parse(arguments.value("--faults") ?? "none"),
                 costs: try arguments.value("--costs").map(CostModel.parse) ?? CostModel(),
-                seed: try seed(arguments))
+                seed: try seed(arguments),
+                rowLatency: try arguments.value("--row-latency").map { text in
+                    try renamed("--row-latency") { try LatencyModel.parse(text) }
+                },
+                rowFaults: try arguments.value("--row-faults").map { text in
+                    try renamed("--row-faults") { try FaultModel.parse(text) }
+                })
         } catch let error as ModelParseError {
             throw CommandFailure(error.description)
+        }
+    }
+
+    /// Runs a model parser whose errors name the page option, naming `option` instead.
+    static func renamed<T>(_ option: String, _ parse: () throws -> T) throws -> T {
+        do { return try parse() } catch var error as ModelParseError {
+            error.option = option
+            throw error
         }
     }
 
