@@ -74,16 +74,31 @@ extension ReplaySession {
             case .dropStale:
                 break  // counted by the controller
             case .phaseChanged(let from, let to):
-                transitions.append(ReplayReport.Transition(tMs: round6(now), from: from.rawValue, to: to.rawValue))
+                phaseTransitions.append(ReplayReport.Transition(tMs: round6(now), from: from.rawValue, to: to.rawValue))
                 showRefreshControl(to == .refresh)
             }
         }
+        recordLoadStates()
         // "Checked again right after each page is applied": once this event's actions are all
         // carried out (so transitions stay in order), tell the controller the new geometry.
         if viewportReportPending {
             viewportReportPending = false
             reportViewport()
         }
+    }
+
+    /// Appends a transition for each direction whose load state changed since the last event.
+    func recordLoadStates() {
+        let states = controller.directionalLoadStates
+        guard states != lastLoadStates else { return }
+        let t = round6(now)
+        for (name, before, after) in [
+            ("refresh", lastLoadStates.refresh, states.refresh), ("prepend", lastLoadStates.prepend, states.prepend),
+            ("append", lastLoadStates.append, states.append),
+        ] where before != after {
+            transitions.append(ReplayReport.LoadTransition(tMs: t, direction: name, from: before.rawValue, to: after.rawValue))
+        }
+        lastLoadStates = states
     }
 
     /// Runs the page query now (a snapshot of the store at issue time) and schedules its answer

@@ -52,6 +52,8 @@ extension ReplaySession {
                 visibleRange: visibleRange, loadedItems: shown.items.count,
                 rowMissingFraction: area > 0 ? min(1, rowMissing / area) : 0,
                 noContentFraction: noContentFraction(), loadsInFlight: controller.inFlightCount + rowFetchesInFlight,
+                pageLoadsInFlight: controller.inFlightCount, rowLoadsInFlight: rowFetchesInFlight,
+                loadStates: controller.directionalLoadStates,
                 cost: cost, afterFirstContent: firstContentTime != nil))
     }
 
@@ -134,6 +136,7 @@ extension ReplaySession {
             timeInFailedMs: round6(timeIn("failed", until: Double(max(frames - 1, 0)) * framePeriod)),
             anchorDriftMaxPt: round6(anchorDriftMax),
             transitions: transitions,
+            phaseTransitions: phaseTransitions,
             taps: taps,
             final: ReplayReport.Final(
                 contentOffset: [round6(scroll.contentOffset.x), round6(scroll.contentOffset.y)],
@@ -146,7 +149,7 @@ extension ReplaySession {
     func timeIn(_ phase: String, until end: Double) -> Double {
         var total = 0.0
         var since: Double?
-        for transition in transitions {
+        for transition in phaseTransitions {
             if transition.to == phase, since == nil { since = transition.tMs }
             if transition.from == phase, let start = since {
                 total += transition.tMs - start

@@ -45,7 +45,9 @@ public final class ReplaySession {
 
     // Report state.
     var violations: [ReplayReport.Violation] = []
-    var transitions: [ReplayReport.Transition] = []
+    var transitions: [ReplayReport.LoadTransition] = []
+    var phaseTransitions: [ReplayReport.Transition] = []
+    var lastLoadStates = DirectionalLoadStates()
     var taps: [ReplayReport.Tap] = []
     var shown = ShownList()
     var anchorDriftMax = 0.0

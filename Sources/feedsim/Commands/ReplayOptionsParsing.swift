@@ -25,7 +25,7 @@ enum ReplayOptionsParsing {
             "--row-latency", .value, "MODEL",
             help: "Row fetch latency, as --latency (default: the --latency model; rows and images often come from other servers)."),
         OptionSpec("--row-faults", .value, "SPEC", help: "Row fetch failures, as --faults (default: the --faults model); a failed batch is asked again next frame."),
-        OptionSpec("--costs", .value, "SPEC", help: "Frame costs in ms: base=,layout=,create=,reuse=,bind= (default 2,3,6,1.5,1)."),
+        OptionSpec("--costs", .value, "SPEC", help: "Frame costs in ms: base=,layout=,create=,reuse=,bind= (default 1,1,3,0.5,0.5: a 120 Hz flagship phone; see CostModel)."),
         OptionSpec("--seed", .value, "S", help: "Seed of every random draw (default 1)."),
     ]
 
