@@ -30,6 +30,9 @@ public struct ReplayOptions: Sendable {
     /// How long to keep stepping after the trace's last event while the scroll view still moves or
     /// loads are in flight, ms.
     public var settleMs: Double
+    /// Units the trace's import had to guess (``ImportedTrace/guesses``), recorded in the report's
+    /// `options` as `trace_import`.
+    public var traceNotes: [String] = []
     /// Keep a per-frame timeline for `--timeline`.
     public var keepTimeline: Bool
     /// Height of the refresh control shown above the content while a Refresh loads, points

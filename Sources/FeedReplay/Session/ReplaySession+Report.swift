@@ -109,6 +109,9 @@ extension ReplaySession {
             "costs": "base=\(formatNumber(costs.base)),layout=\(formatNumber(costs.layout)),create=\(formatNumber(costs.cellCreation)),"
                 + "reuse=\(formatNumber(costs.cellReuse)),bind=\(formatNumber(costs.rowBinding))",
             "seed": String(options.seed),
+            "trace_import": options.traceNotes.isEmpty ? "as recorded" : options.traceNotes.joined(separator: "; "),
+            "viewport": "\(formatNumber(trace.header.viewport.width))x\(formatNumber(trace.header.viewport.height))",
+            "refresh_rate": formatNumber(trace.header.refreshRate),
         ]
         return ReplayReport(
             source: trace.header.source,

@@ -39,7 +39,7 @@ let loadCommand = Command(
             help: "Preset shaping written items, by writers and traces' insert events (default mixed)."),
         OptionSpec("--workers", .value, "N", help: "Session threads (default: active processors)."),
         OptionSpec("--json", .flag, help: "Print the report as JSON (sorted keys)."),
-    ] + LayoutOptions.specs + LoadCommandSupport.replaySpecs,
+    ] + LayoutOptions.specs + LoadCommandSupport.replaySpecs + TraceImportParsing.specs,
     run: { arguments in
         if !arguments.positionals.isEmpty { throw UsageError("unexpected argument '\(arguments.positionals[0])'") }
         let configuration = try LoadCommandSupport.configuration(arguments)
@@ -104,7 +104,12 @@ enum LoadCommandSupport {
             if arguments.value("--model") != nil || arguments.value("--trace-duration") != nil {
                 throw UsageError("--trace replays files; --model and --trace-duration synthesize traces: give one or the other")
             }
-            return .files(try files.map { try loadTrace(path: $0, format: arguments.value("--trace-format")) })
+            return .files(
+                try files.map { file in
+                    let imported = try TraceImportParsing.load(path: file, format: arguments.value("--trace-format"), arguments)
+                    TraceImportParsing.warn(imported)
+                    return imported.trace
+                })
         }
         if arguments.value("--trace-format") != nil { throw UsageError("--trace-format needs --trace FILE") }
         var models: [SynthModel] = [.skimmer, .flinger]

@@ -10,6 +10,7 @@ let replayCommand = Command(
     usage: """
         replay --db PATH --trace FILE [--trace-format F] [--feed NAME] [--kind K and layout options]
                       [--ranges PRESET] [--page-size N] [--prefetch D] [--latency M] [--faults F] [--seed S]
+                      [--viewport WxH] [--refresh-rate HZ] [importer options: --px-per-pt K ...]
                       [--json | --report FILE] [--timeline FILE]
         """,
     options: [
@@ -26,7 +27,7 @@ let replayCommand = Command(
         OptionSpec("--json", .flag, help: "Print the JSON report on stdout instead of the summary."),
         OptionSpec("--report", .value, "FILE", help: "Also write the JSON report to FILE."),
         OptionSpec("--timeline", .value, "FILE", help: "Write one CSV row per frame to FILE."),
-    ] + LayoutOptions.specs + ReplayOptionsParsing.specs,
+    ] + LayoutOptions.specs + ReplayOptionsParsing.specs + TraceImportParsing.specs,
     run: { arguments in
         let dbPath = try arguments.required("--db")
         let tracePath = try arguments.required("--trace")
@@ -34,7 +35,10 @@ let replayCommand = Command(
         var options = try ReplayOptionsParsing.options(from: arguments)
         options.keepTimeline = arguments.value("--timeline") != nil
         let layout = try LayoutOptions.configuration(from: arguments, defaultKind: .grid)
-        let trace = try loadTrace(path: tracePath, format: arguments.value("--trace-format"))
+        let imported = try TraceImportParsing.load(path: tracePath, format: arguments.value("--trace-format"), arguments)
+        TraceImportParsing.warn(imported)
+        options.traceNotes = imported.guesses
+        let trace = imported.trace
         let store = try openExistingStore(path: dbPath)
         let preset = try Preset.named(arguments.value("--insert-preset") ?? "mixed")
         let result = try ReplaySession.run(
@@ -44,17 +48,6 @@ let replayCommand = Command(
         return result.report.violations.isEmpty ? 0 : 2
     }
 )
-
-/// Reads a trace in any supported format. - Throws: ``CommandFailure`` for an unknown format;
-/// ``TraceError`` naming the file, line and field for malformed input.
-func loadTrace(path: String, format: String?) throws -> Trace {
-    let name = format ?? "jsonl"
-    guard let traceFormat = TraceFormat(rawValue: name) else {
-        throw CommandFailure("--trace-format: unknown format '\(name)' (jsonl, evemu, chrome, touch-csv, rrweb)")
-    }
-    guard FileManager.default.fileExists(atPath: path) else { throw CommandFailure("\(path): no such file") }
-    return try traceFormat.load(contentsOf: path)
-}
 
 /// Opens a database that must already exist (replaying against a fresh empty file is a mistake).
 func openExistingStore(path: String) throws -> ItemStore {
