@@ -64,6 +64,14 @@ import Testing
         #expect(run("import", "--db", db, "--feed", "home", "--format", "jsonl", bad) == 1)
         let store = try ItemStore(path: db)
         #expect(try store.stats().feeds.map(\.items).reduce(0, +) == 25)
+        // Seeding the same feed again is refused unless --append or --replace.
+        #expect(run("seed", "--db", db, "--preset", "photos", "--count", "5") == 1)
+        #expect(run("seed", "--db", db, "--preset", "photos", "--count", "5", "--append", "--replace") == 64)
+        #expect(try store.stats().feeds.map(\.items).reduce(0, +) == 25)
+        #expect(run("seed", "--db", db, "--preset", "photos", "--count", "5", "--append") == 0)
+        #expect(try store.stats().feeds.map(\.items).reduce(0, +) == 30)
+        #expect(run("seed", "--db", db, "--preset", "photos", "--count", "7", "--replace") == 0)
+        #expect(try store.stats().feeds.map(\.items).reduce(0, +) == 7)
     }
 
     @Test func replayTakesTheImporterOptionsAndHeaderOverrides() throws {
