@@ -59,6 +59,8 @@ enum LoadCommandSupport {
     /// The load configuration from the command line. - Throws: ``UsageError`` or ``CommandFailure``.
     static func configuration(_ arguments: ParsedArguments) throws -> LoadConfiguration {
         let path = try arguments.required("--db")
+        // Usage first: a layout option the layout does not read is refused before any file is opened.
+        let layout = try LayoutOptions.configuration(from: arguments, defaultKind: .grid)
         guard FileManager.default.fileExists(atPath: path) else {
             throw CommandFailure("\(path): no such database (create one with feedsim seed)")
         }
@@ -84,7 +86,7 @@ enum LoadCommandSupport {
         }
         return LoadConfiguration(
             path: path, feedName: arguments.value("--feed") ?? "home", model: model, traces: traces,
-            layout: try LayoutOptions.configuration(from: arguments, defaultKind: .grid),
+            layout: layout,
             replay: try ReplayOptionsParsing.options(from: arguments), timeScale: timeScale, pagination: pagination,
             durationSeconds: try arguments.double("--duration", default: 10, in: 0.001...86_400) ?? 10,
             workers: try arguments.int("--workers", default: ProcessInfo.processInfo.activeProcessorCount, in: 1...1_024)
