@@ -73,6 +73,18 @@ import Testing
         #expect(grid.footerHeight == 44 && grid.refreshHeight == 50)
     }
 
+    /// `--pull-threshold`: 50 pt by default (UIKit), 64 with `--scroll android`
+    /// (SwipeRefreshLayout's DEFAULT_CIRCLE_TARGET = 64 dp), or as given; a non-positive value fails.
+    @Test func pullThresholdDefaultsPerPlatformAndCanBeSet() throws {
+        func threshold(_ tokens: [String]) throws -> Double {
+            try ReplayOptionsParsing.options(from: ParsedArguments(tokens, specs: ReplayOptionsParsing.specs)).controller.refreshThreshold
+        }
+        #expect(try threshold([]) == 50)
+        #expect(try threshold(["--scroll", "android"]) == 64)
+        #expect(try threshold(["--scroll", "android", "--pull-threshold", "80"]) == 80)
+        #expect(throws: CommandFailure.self) { try threshold(["--pull-threshold", "-1"]) }
+    }
+
     @Test func layoutJSONListsSupplementaryViewsWithUIKitsKinds() throws {
         let pipe = Pipe()
         let saved = dup(STDOUT_FILENO)
