@@ -36,6 +36,7 @@ public protocol CollectionLayout: AnyObject {
     /// Shows or hides a supplementary view without moving anything (the load-more footer is
     /// hidden once the feed has ended): its attributes keep their frame and report `isHidden`.
     /// Layouts without supplementary views ignore it.
+    /// - Complexity: O(1).
     func setSupplementaryView(ofKind kind: SupplementaryKind, hidden: Bool)
 
     /// Whether moving the viewport to `newBounds` needs a new layout. An offset-only change
