@@ -204,9 +204,9 @@ import Testing
         let lines = try #require(m.timelineCSV).split(separator: "\n")
         #expect(
             lines[0] == "t_ms,offset_x,offset_y,first_visible,last_visible,loaded_items,blank_fraction,loads_in_flight,"
-                + "frame_cost_ms,blank_row_missing,blank_no_content,page_loads_in_flight,row_loads_in_flight,"
-                + "refresh_state,prepend_state,append_state")
-        #expect(lines[1] == "0.000,0.000,0.000,0,3,10,0.7500,3,1.000,0.2500,0.5000,1,2,idle,end,loading")
+                + "frame_cost_ms,edge_effect_pt,centred_index,blank_row_missing,blank_no_content,page_loads_in_flight,"
+                + "row_loads_in_flight,refresh_state,prepend_state,append_state")
+        #expect(lines[1] == "0.000,0.000,0.000,0,3,10,0.7500,3,1.000,0.000,,0.2500,0.5000,1,2,idle,end,loading")
     }
 
     @Test func blankAreaAveragesOverFramesAndCapsAtTheWholeViewport() {
@@ -225,7 +225,9 @@ import Testing
         #expect(blank.noContentFraction == 0.3125)
         let lines = m.timelineCSV!.split(separator: "\n")
         #expect(lines.count == 5)
-        // The original nine columns, then the blank by cause, loads by kind and the load states.
-        #expect(lines[2] == "8.330,0.000,0.000,0,3,10,0.5000,0,1.000,0.5000,0.0000,0,0,idle,idle,idle")
+        // The original nine columns, edge_effect_pt and centred_index (0 and empty off Android and
+        // carousels), then the blank by cause, loads by kind and the load states.
+        #expect(lines[0].contains(",frame_cost_ms,edge_effect_pt,centred_index,"))
+        #expect(lines[2] == "8.330,0.000,0.000,0,3,10,0.5000,0,1.000,0.000,,0.5000,0.0000,0,0,idle,idle,idle")
     }
 }

@@ -31,6 +31,10 @@ public struct FrameSample: Equatable, Sendable {
     public var cost: Double
     /// Whether any row has been shown by this frame (the first screen of content has arrived).
     public var afterFirstContent: Bool = true
+    /// The finger's pull past an edge held by an Android edge effect, points (0 otherwise).
+    public var edgeEffect: Double = 0
+    /// Carousel: the item nearest the viewport's centre (`nil` for other layouts or no items).
+    public var centredIndex: Int? = nil
 
     public static func == (a: FrameSample, b: FrameSample) -> Bool {
         a.t == b.t && a.offset == b.offset && a.anchorShift == b.anchorShift && a.contentOffset == b.contentOffset && a.visibleRange == b.visibleRange
@@ -38,6 +42,7 @@ public struct FrameSample: Equatable, Sendable {
             && a.noContentFraction == b.noContentFraction && a.loadsInFlight == b.loadsInFlight && a.cost == b.cost && a.afterFirstContent == b.afterFirstContent
             && a.pageLoadsInFlight == b.pageLoadsInFlight && a.rowLoadsInFlight == b.rowLoadsInFlight
             && a.loadStates == b.loadStates
+            && a.edgeEffect == b.edgeEffect && a.centredIndex == b.centredIndex
     }
 }
 
@@ -109,6 +114,7 @@ public struct FrameMetrics: Sendable {
                 [
                     fixed(s.t, 3), fixed(s.contentOffset.x, 3), fixed(s.contentOffset.y, 3), first, last,
                     String(s.loadedItems), fixed(blank, 4), String(s.loadsInFlight), fixed(s.cost, 3),
+                    fixed(s.edgeEffect, 3), s.centredIndex.map(String.init) ?? "",
                     fixed(min(1, s.rowMissingFraction), 4), fixed(min(1, s.noContentFraction), 4),
                     String(s.pageLoadsInFlight), String(s.rowLoadsInFlight), s.loadStates.refresh.rawValue,
                     s.loadStates.prepend.rawValue, s.loadStates.append.rawValue,
@@ -128,8 +134,8 @@ public struct FrameMetrics: Sendable {
         guard let timeline else { return nil }
         let header =
             "t_ms,offset_x,offset_y,first_visible,last_visible,loaded_items,blank_fraction,loads_in_flight,frame_cost_ms,"
-            + "blank_row_missing,blank_no_content,page_loads_in_flight,row_loads_in_flight,refresh_state,prepend_state,"
-            + "append_state"
+            + "edge_effect_pt,centred_index,blank_row_missing,blank_no_content,page_loads_in_flight,row_loads_in_flight,"
+            + "refresh_state,prepend_state,append_state"
         return ([header] + timeline).joined(separator: "\n") + "\n"
     }
 

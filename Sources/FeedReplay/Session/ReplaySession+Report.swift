@@ -39,6 +39,13 @@ extension ReplaySession {
             }
         }
         if anyContent, firstContentTime == nil { firstContentTime = now }
+        let edgeEffect = scroll.edgeEffectDistance
+        edgeEffectMax = max(edgeEffectMax, edgeEffect)
+        let centred = (layout as? CarouselLayout)?.centredIndex
+        if let centred, centred != lastCentredIndex {
+            centredIndexChanges.append(ReplayReport.CentredIndexChange(tMs: round6(now), index: centred))
+        }
+        lastCentredIndex = centred
         // Rows bound this frame: on arrival, or when a cell was dequeued for an item whose row is cached.
         let bound = virtualizer.counters.rowsBound - rowsBoundBefore
         rowsBoundBefore = virtualizer.counters.rowsBound
@@ -54,7 +61,7 @@ extension ReplaySession {
                 noContentFraction: noContentFraction(), loadsInFlight: controller.inFlightCount + rowFetchesInFlight,
                 pageLoadsInFlight: controller.inFlightCount, rowLoadsInFlight: rowFetchesInFlight,
                 loadStates: controller.directionalLoadStates,
-                cost: cost, afterFirstContent: firstContentTime != nil))
+                cost: cost, afterFirstContent: firstContentTime != nil, edgeEffect: edgeEffect, centredIndex: centred))
     }
 
     /// Share of the viewport past the end of the content while more content exists (or while the
@@ -112,6 +119,7 @@ extension ReplaySession {
             "trace_import": options.traceNotes.isEmpty ? "as recorded" : options.traceNotes.joined(separator: "; "),
             "viewport": "\(formatNumber(trace.header.viewport.width))x\(formatNumber(trace.header.viewport.height))",
             "refresh_rate": formatNumber(trace.header.refreshRate),
+            "pull_threshold": formatNumber(controller.refreshThreshold),
         ]
         return ReplayReport(
             source: trace.header.source,
@@ -138,6 +146,8 @@ extension ReplaySession {
                 byKind: virtualizer.counters.cellsByKind.mapValues { .init(created: $0.created, reused: $0.reused) }),
             timeInFailedMs: round6(timeIn("failed", until: Double(max(frames - 1, 0)) * framePeriod)),
             anchorDriftMaxPt: round6(anchorDriftMax),
+            edgeEffectMaxPt: round6(edgeEffectMax),
+            centredIndexChanges: centredIndexChanges,
             transitions: transitions,
             phaseTransitions: phaseTransitions,
             taps: taps,
