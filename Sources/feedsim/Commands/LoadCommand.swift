@@ -35,6 +35,9 @@ let loadCommand = Command(
         OptionSpec("--write-rate", .value, "R", help: "Items per second over all writers (default 10)."),
         OptionSpec("--write-batch", .value, "N", help: "Items per BEGIN IMMEDIATE transaction (default 1)."),
         OptionSpec(
+            "--keep-writes", .flag,
+            help: "Keep the rows the writers inserted (default: each writer deletes its rows when the run ends)."),
+        OptionSpec(
             "--writer-preset", .value, "NAME",
             help: "Preset shaping written items, by writers and traces' insert events (default mixed)."),
         OptionSpec("--workers", .value, "N", help: "Session threads (default: active processors)."),
@@ -97,7 +100,7 @@ enum LoadCommandSupport {
             writers: try arguments.int("--writers", default: 0, in: 0...1_024) ?? 0,
             writeRate: try arguments.double("--write-rate", default: 10, in: 0.001...10_000_000) ?? 10,
             writeBatch: try arguments.int("--write-batch", default: 1, in: 1...100_000) ?? 1,
-            writerPreset: arguments.value("--writer-preset") ?? "mixed", seed: try ReplayOptionsParsing.seed(arguments))
+            writerPreset: arguments.value("--writer-preset") ?? "mixed", seed: try ReplayOptionsParsing.seed(arguments), keepWrites: arguments.flag("--keep-writes"))
     }
 
     /// `--trace FILE …` read once (any format), or `--model` / `--trace-duration` to synthesize.
