@@ -39,10 +39,10 @@ import Testing
     @Test func moreFiresWhenTheViewportComesWithinOnePageOfTheEnd() throws {
         // Init (30 items = 10 rows = 1000 pt) is issued at 0 and lands at 200 ms.
         // Right after it (the controller goes init → idle, then at once idle → more):
-        // last visible item 17 (rows 0–5), 17 + 30 ≥ 29 → More at 200, lands at 400
-        //   (60 items, 2000 pt); then 17 + 30 < 59: no further More.
-        // t = 500: offset 900 → rows 9–14, last visible item 44; 44 + 30 ≥ 59 → More at 500, lands at 700.
-        // t = 1000: offset 2400 → rows 24–29, last visible 89 ≥ 89 − 30 → More at 1000; the store has
+        // last visible item 17 (rows 0–5), 29 − 17 = 12 < 30 items below → More at 200, lands at 400
+        //   (60 items, 2000 pt); then 59 − 17 = 42 ≥ 30: no further More.
+        // t = 500: offset 900 → rows 9–14, last visible item 44; 59 − 44 = 15 < 30 → More at 500, lands at 700.
+        // t = 1000: offset 2400 → rows 24–29, last visible 89, 0 < 30 below → More at 1000; the store has
         //   only 10 items left (ids 10…1), so the page ends the feed at 1200: 100 items, 34 rows = 3400 pt.
         let trace = Self.trace([
             TraceEvent(t: 500, .offset(Point(x: 0, y: 900))),
@@ -105,9 +105,9 @@ import Testing
     @Test func noMoreIsIssuedWhileOneIsInFlight() throws {
         // Offsets every frame from 216.7 to 383.3 ms move the viewport down (18 pt a frame, to 198)
         // while the More issued at 200 is in flight (latency 200). The content is 30 items then, and
-        // the last visible item is ≥ 17 with 17 + 30 ≥ 29: every frame is a trigger, each coalesced
+        // the last visible item is ≥ 17 with fewer than 30 below: every frame is a trigger, each coalesced
         // into the load in flight. After the More lands at 400
-        // the last visible item is 23 (offset 198 → rows 1–7), 23 + 30 < 59: no second More.
+        // the last visible item is 23 (offset 198 → rows 1–7), 59 − 23 = 36 ≥ 30: no second More.
         var events: [TraceEvent] = []
         for k in 13...23 { events.append(TraceEvent(t: Double(k) * 1000 / 60, .offset(Point(x: 0, y: Double(k - 12) * 18)))) }
         events.append(TraceEvent(t: 450, .end))
