@@ -12,6 +12,7 @@ let importCommand = Command(
             "--format", .value, "FORMAT",
             help: "jsonl | csv (store column names) | wikimedia (REST feed JSON). Default: from the extension."),
     ],
+    positionals: 1...1,
     run: { arguments in
         let path = try arguments.required("--db")
         let feedName = try arguments.required("--feed")

@@ -8,23 +8,21 @@ let seedCommand = Command(
     options: [
         OptionSpec("--db", .value, "PATH", help: "SQLite database file (created when missing)."),
         OptionSpec("--preset", .value, "NAME", help: "Preset in Seeds/: photos, news, mixed."),
-        OptionSpec("--count", .value, "N", help: "Items to generate (1...100000000)."),
-        OptionSpec("--seed", .value, "S", help: "Random seed, an unsigned 64-bit integer (default 1)."),
+        OptionSpec("--count", "N", accepts: .integer(1...100_000_000), help: "Items to generate."),
+        OptionSpec("--seed", "S", accepts: .seed, default: "1", help: "Random seed."),
         OptionSpec("--feed", .value, "NAME", help: "Feed to fill, created when missing (default home)."),
         OptionSpec(
             "--start", .value, "ISO8601",
-            help: "Time before the first item (default 2026-01-01T00:00:00Z); items go forward from it."),
+            help: "Time before the first item, 1970-01-01 to 9999-12-31 (default 2026-01-01T00:00:00Z); items go forward from it."),
     ],
     run: { arguments in
         let path = try arguments.required("--db")
         let presetName = try arguments.required("--preset")
-        guard let count = try arguments.int("--count", in: 1...100_000_000) else {
+        guard let count = try arguments.int("--count") else {
             throw UsageError("missing required option '--count'")
         }
-        let seedText = arguments.value("--seed") ?? "1"
-        guard let seed = UInt64(seedText) else {
-            throw CommandFailure("--seed: expected an unsigned 64-bit integer, got '\(seedText)'")
-        }
+        try arguments.expectNoPositionals()
+        let seed = try arguments.seed("--seed") ?? 1
         var start = ItemGenerator.defaultStart
         if let text = arguments.value("--start") {
             guard let milliseconds = Timestamp.milliseconds(iso8601: text) else {

@@ -11,6 +11,7 @@ let statsCommand = Command(
     ],
     run: { arguments in
         let path = try arguments.required("--db")
+        try arguments.expectNoPositionals()
         let store = try StoreCommandSupport.openExisting(path)
         let stats = try store.stats()
         if arguments.flag("--json") {
