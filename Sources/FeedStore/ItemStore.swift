@@ -64,20 +64,48 @@ public final class ItemStore {
     /// The schema version (`PRAGMA user_version`) after migrations.
     public let schemaVersion: Int
 
-    /// Opens or creates the database at `path` and migrates it to the newest schema.
-    /// - Parameter schemaDirectory: the migration files; defaults to ``ProjectResources/schemaDirectory()``.
-    /// - Throws: ``StoreError/notADatabase(path:)``, ``StoreError/corrupt(path:message:)``,
-    ///   ``StoreError/newerSchema(path:version:newestKnown:)``, ``StoreError/resource(path:reason:)``
-    ///   for a missing `Schema/`, or ``SQLiteError``.
     deinit {
         rowStatements.removeAll()  // finalize them before the connection closes
         pageStatements.removeAll()
     }
 
-    public init(path: String, schemaDirectory: URL? = nil) throws {
+    /// Opens the database at `path` for the commands that only read (`page`, `stats`, `layout
+    /// --db`, `replay`): `SQLITE_OPEN_READONLY`, no WAL switch, no migration; the file is never
+    /// changed, and a read-only file works.
+    /// - Throws: as ``init(path:schemaDirectory:)``, and ``StoreError/emptyDatabase(path:)`` for an
+    ///   empty (or zero-byte) file, ``StoreError/readOnly(path:reason:)`` for a schema that needs a
+    ///   migration first.
+    public static func openReadOnly(path: String, schemaDirectory: URL? = nil) throws -> ItemStore {
+        try ItemStore(path: path, schemaDirectory: schemaDirectory, readOnly: true)
+    }
+
+    /// Whether the store was opened read-only (``openReadOnly(path:schemaDirectory:)``).
+    public var isReadOnly: Bool { connection.readOnly }
+
+    /// Opens or creates the database at `path` and migrates it to the newest schema.
+    /// - Parameter schemaDirectory: the migration files; defaults to ``ProjectResources/schemaDirectory()``.
+    /// - Throws: ``StoreError/notADatabase(path:)``, ``StoreError/corrupt(path:message:)``,
+    ///   ``StoreError/newerSchema(path:version:newestKnown:)``, ``StoreError/resource(path:reason:)``
+    ///   for a missing `Schema/`, ``StoreError/foreignDatabase(path:reason:)`` for an SQLite file
+    ///   that is not FeedSim's (left untouched), or ``SQLiteError``.
+    public convenience init(path: String, schemaDirectory: URL? = nil) throws {
+        try self.init(path: path, schemaDirectory: schemaDirectory, readOnly: false)
+    }
+
+    private init(path: String, schemaDirectory: URL?, readOnly: Bool) throws {
         let migrator = try Migrator(directory: try schemaDirectory ?? ProjectResources.schemaDirectory())
-        connection = try Connection(path: path)
+        connection = try Connection(path: path, readOnly: readOnly, newestSchemaVersion: migrator.newestVersion)
         do {
+            if readOnly {
+                let version = Int(try connection.scalarInt("PRAGMA user_version"))
+                guard version == migrator.newestVersion else {
+                    throw StoreError.readOnly(
+                        path: path,
+                        reason: "schema version \(version) needs migrating to \(migrator.newestVersion) (run feedsim seed or import on it once)")
+                }
+                schemaVersion = version
+                return
+            }
             schemaVersion = try migrator.migrate(connection)
         } catch let error as SQLiteError where error.isNotADatabase {
             throw StoreError.notADatabase(path: path)

@@ -14,8 +14,10 @@ enum OptionKind: Sendable {
 /// option (before the command does any work), `--help` prints it, and the typed accessors of
 /// ``ParsedArguments`` read values through it: one rule, three readers.
 enum OptionValue: Sendable, Equatable {
-    /// Any text (a path, a name, a spec the command parses itself).
+    /// Any text (a name, a spec the command parses itself).
     case text
+    /// A file path: any text but the empty one (`--db ""` would open a throwaway database).
+    case path
     /// A whole number in the range.
     case integer(ClosedRange<Int>)
     /// A finite number in the range.
@@ -40,7 +42,7 @@ enum OptionValue: Sendable, Equatable {
                 ? "any finite number" : "\(number(r.lowerBound))...\(number(r.upperBound))"
         }
         switch self {
-        case .text: return nil
+        case .text, .path: return nil
         case .integer(let r): return "\(r.lowerBound)...\(r.upperBound)"
         case .number(let r): return range(r)
         case .numberOrWord(let r, let word): return "\(range(r)) or \(word)"
@@ -56,6 +58,9 @@ enum OptionValue: Sendable, Equatable {
         let expected: String
         switch self {
         case .text: return nil
+        case .path:
+            if !text.isEmpty { return nil }
+            expected = "a path"
         case .integer(let r):
             if let value = Int(text.trimmingCharacters(in: .whitespaces)), r.contains(value) { return nil }
             expected = "an integer in \(rangeText ?? "")"

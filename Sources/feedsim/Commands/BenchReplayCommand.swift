@@ -18,7 +18,7 @@ let benchReplayCommand = Command(
         OptionSpec("--seed", "S", accepts: .seed, default: "1", help: "Seed of the items, the trace and the replay."),
         OptionSpec("--json", .flag, help: "Print one JSON object."),
         OptionSpec("--child", .flag, help: "Internal: measure one memory case in this process and print it as JSON."),
-        OptionSpec("--db", .value, "PATH", help: "Internal (--child): the seeded database."),
+        OptionSpec("--db", "PATH", accepts: .path, help: "Internal (--child): the seeded database."),
         OptionSpec("--no-drop", .flag, help: "Internal (--child): page dropping off."),
         OptionSpec(
             "--feed-items", "N", accepts: .integer(0...Int.max), default: "0", help: "Internal (--child): items in the database, for the record."),

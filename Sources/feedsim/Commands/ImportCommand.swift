@@ -6,7 +6,7 @@ let importCommand = Command(
     summary: "Import items from a JSON Lines, CSV or Wikimedia feed file (all or nothing).",
     usage: "import --db PATH --feed NAME [--format jsonl|csv|wikimedia] FILE",
     options: [
-        OptionSpec("--db", .value, "PATH", help: "SQLite database file (created when missing)."),
+        OptionSpec("--db", "PATH", accepts: .path, help: "SQLite database file (created when missing)."),
         OptionSpec("--feed", .value, "NAME", help: "Feed to import into, created when missing."),
         OptionSpec(
             "--format", .value, "FORMAT",
@@ -40,7 +40,7 @@ let importCommand = Command(
         }
         // Parse everything before opening the database: a bad row writes nothing.
         let items = try ItemImporter.read(URL(fileURLWithPath: file), format: format)
-        let store = try ItemStore(path: path)
+        let store = try StoreCommandSupport.openForWriting(path)
         let began = ContinuousClock.now
         do {
             try store.insert(items: items, feedNamed: feedName)

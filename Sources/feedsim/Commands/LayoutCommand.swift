@@ -21,8 +21,8 @@ let layoutCommand = Command(
         OptionSpec(
             "--rect", "X,Y,W,H", accepts: .numbers(separator: ",", count: 4...4, each: -Double.greatestFiniteMagnitude...Double.greatestFiniteMagnitude),
             help: "Query this rect instead of the viewport (content coordinates; W, H ≥ 0)."),
-        OptionSpec("--sizes", .value, "FILE", help: "Intrinsic sizes, CSV 'width,height' per line (default: --item-size or 100x100 for every item)."),
-        OptionSpec("--db", .value, "PATH", help: "Intrinsic sizes of the feed's items, newest first (--count of them, default all)."),
+        OptionSpec("--sizes", "FILE", accepts: .path, help: "Intrinsic sizes, CSV 'width,height' per line (default: --item-size or 100x100 for every item)."),
+        OptionSpec("--db", "PATH", accepts: .path, help: "Intrinsic sizes of the feed's items, newest first (--count of them, default all)."),
         OptionSpec("--feed", .value, "NAME", help: "Feed of --db (default home)."),
         OptionSpec(
             "--target-offset", "X,Y", accepts: .numbers(separator: ",", count: 2...2, each: -Double.greatestFiniteMagnitude...Double.greatestFiniteMagnitude),
@@ -31,7 +31,7 @@ let layoutCommand = Command(
             "--velocity", "VX,VY", accepts: .numbers(separator: ",", count: 2...2, each: -1_000_000...1_000_000), default: "0,0",
             help: "Scroll velocity for --target-offset, points per second."),
         OptionSpec("--json", .flag, help: "Print one JSON object instead of text."),
-        OptionSpec("--svg", .value, "FILE", help: "Also draw the layout with the viewport outlined to FILE."),
+        OptionSpec("--svg", "FILE", accepts: .path, help: "Also draw the layout with the viewport outlined to FILE."),
     ],
     run: runLayout
 )

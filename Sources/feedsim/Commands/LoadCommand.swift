@@ -10,7 +10,7 @@ let loadCommand = Command(
         + "[--trace FILE ... | --model M,... --trace-duration S] [--writers W --write-rate R] "
         + "[--pagination keyset|offset] [layout and replay options] [--json]",
     options: [
-        OptionSpec("--db", .value, "PATH", help: "Seeded SQLite database file (see feedsim seed)."),
+        OptionSpec("--db", "PATH", accepts: .path, help: "Seeded SQLite database file (see feedsim seed)."),
         OptionSpec("--feed", .value, "NAME", help: "Feed to scroll and write (default home)."),
         OptionSpec(
             "--sessions", "N", accepts: .integer(1...LoadConfiguration.maxSessions), default: "8",

@@ -7,7 +7,7 @@ let pageCommand = Command(
     summary: "Print one page of a feed by keyset cursor.",
     usage: "page --db PATH [--feed NAME] [--after CURSOR | --before CURSOR] [--limit N] [--json]",
     options: [
-        OptionSpec("--db", .value, "PATH", help: "SQLite database file."),
+        OptionSpec("--db", "PATH", accepts: .path, help: "SQLite database file."),
         OptionSpec("--feed", .value, "NAME", help: "Feed (default: home, or the only feed)."),
         OptionSpec("--after", .value, "CURSOR", help: "Older items after this cursor (load more)."),
         OptionSpec("--before", .value, "CURSOR", help: "Newer items before this cursor (refresh)."),

@@ -6,7 +6,7 @@ let seedCommand = Command(
     summary: "Seed a feed with generated items from a preset (one transaction).",
     usage: "seed --db PATH --preset NAME --count N [--seed S] [--feed NAME] [--start ISO8601]",
     options: [
-        OptionSpec("--db", .value, "PATH", help: "SQLite database file (created when missing)."),
+        OptionSpec("--db", "PATH", accepts: .path, help: "SQLite database file (created when missing)."),
         OptionSpec("--preset", .value, "NAME", help: "Preset in Seeds/: photos, news, mixed."),
         OptionSpec("--count", "N", accepts: .integer(1...100_000_000), help: "Items to generate."),
         OptionSpec("--seed", "S", accepts: .seed, default: "1", help: "Random seed."),
@@ -33,7 +33,7 @@ let seedCommand = Command(
         let feedName = arguments.value("--feed") ?? "home"
         let preset = try Preset.named(presetName)  // before opening: a bad preset writes nothing
 
-        let store = try ItemStore(path: path)
+        let store = try StoreCommandSupport.openForWriting(path)
         var generator = ItemGenerator(preset: preset, seed: seed, start: start)
         let showProgress = standardErrorIsTerminal
         let began = ContinuousClock.now

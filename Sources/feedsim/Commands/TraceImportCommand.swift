@@ -9,7 +9,7 @@ let traceImportCommand = Command(
     usage: "trace import --from FORMAT FILE [-o OUT] [--viewport WxH] [--screen-scale S] [--refresh-rate HZ] [format options]",
     options: [
         OptionSpec("--from", .value, "FORMAT", help: "Input format: " + TraceFormat.allCases.map(\.rawValue).joined(separator: ", ") + "."),
-        OptionSpec("-o", .value, "OUT", help: "Write the trace here (atomically) instead of to stdout."),
+        OptionSpec("-o", "OUT", accepts: .path, help: "Write the trace here (atomically) instead of to stdout."),
         OptionSpec(
             "--viewport", "WxH", accepts: .numbers(separator: "x", count: 2...2, each: 1...LayoutOptions.maxViewportSide),
             help: "Viewport in points (default: per format, see docs/trace-format.md)."),
