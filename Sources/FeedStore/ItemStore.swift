@@ -175,7 +175,22 @@ public final class ItemStore {
     /// - Complexity: O(n log N) for n items into a store of N.
     @discardableResult
     public func insert(items: [NewItem], feed: FeedID) throws -> [Int64] {
-        try connection.transaction { try insertWithoutTransaction(items, feed: feed) }
+        try connection.transaction { try insertWithoutTransaction(items, feed: feed, shouldStop: nil) }
+    }
+
+    /// As ``insert(items:feed:)``, checking `shouldStop` every 1,000 items: when it returns `true`
+    /// the transaction is rolled back and ``StoreError/interrupted`` thrown (SIGINT, SIGTERM).
+    @discardableResult
+    public func insert(items: [NewItem], feed: FeedID, shouldStop: @escaping () -> Bool) throws -> [Int64] {
+        try connection.transaction { try insertWithoutTransaction(items, feed: feed, shouldStop: shouldStop) }
+    }
+
+    /// The largest item id in the store (any feed), `nil` when it holds none.
+    /// - Complexity: O(log N) (the rowid B-tree's last entry).
+    public func largestItemID() throws -> Int64? {
+        let statement = try connection.prepare("SELECT max(id) FROM items")
+        guard try statement.step(), !statement.isNull(at: 0) else { return nil }
+        return statement.int64(at: 0)
     }
 
     /// Creates the feed `name` when missing and inserts `items` into it, in one transaction: when
@@ -183,21 +198,27 @@ public final class ItemStore {
     /// - Returns: the feed and the id of each item, in order.
     /// - Throws: as ``insert(items:feed:)``.
     /// - Complexity: O(n log N).
+    /// - Parameter shouldStop: checked every 1,000 items; `true` rolls everything back and throws
+    ///   ``StoreError/interrupted``.
     @discardableResult
-    public func insert(items: [NewItem], feedNamed name: String) throws -> (feed: FeedID, ids: [Int64]) {
+    public func insert(
+        items: [NewItem], feedNamed name: String, shouldStop: (() -> Bool)? = nil
+    ) throws -> (feed: FeedID, ids: [Int64]) {
         try connection.transaction {
             let feed = try createFeed(named: name)
-            return (feed, try insertWithoutTransaction(items, feed: feed))
+            return (feed, try insertWithoutTransaction(items, feed: feed, shouldStop: shouldStop))
         }
     }
 
-    private func insertWithoutTransaction(_ items: [NewItem], feed: FeedID) throws -> [Int64] {
+    private func insertWithoutTransaction(_ items: [NewItem], feed: FeedID, shouldStop: (() -> Bool)?) throws -> [Int64] {
         let statement = try connection.cachedStatement(Self.insertSQL)
         var ids: [Int64] = []
         ids.reserveCapacity(items.count)
-        for item in items {
+        for (index, item) in items.enumerated() {
+            if let shouldStop, index % 1_000 == 0, shouldStop() { throw StoreError.interrupted }
             ids.append(try insertOne(item, feed: feed, using: statement))
         }
+        if let shouldStop, shouldStop() { throw StoreError.interrupted }
         return ids
     }
 

@@ -1,3 +1,4 @@
+import FeedStore
 import Foundation
 
 /// The one place that decides what reaches stderr and the exit code:
@@ -61,6 +62,11 @@ func runMain(_ argv: [String], commands: [Command]) -> Int32 {
             throw UsageError("expected exactly \(command.positionals.lowerBound) FILE, got \(parsed.positionals.count)")
         }
         return try command.run(parsed)
+    } catch StoreError.interrupted {
+        printError(
+            "feedsim \(command.name): interrupted by \(Interruption.shared.signalName): "
+                + "the transaction was rolled back, nothing was written")
+        return 130
     } catch let error as UsageError {
         printError("feedsim \(command.name): \(error.message)" + (error.showsUsage ? "\nUsage: feedsim \(command.usage)" : ""))
         return 64

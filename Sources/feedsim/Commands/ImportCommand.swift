@@ -41,9 +41,10 @@ let importCommand = Command(
         // Parse everything before opening the database: a bad row writes nothing.
         let items = try ItemImporter.read(URL(fileURLWithPath: file), format: format)
         let store = try StoreCommandSupport.openForWriting(path)
+        Interruption.shared.install()
         let began = ContinuousClock.now
         do {
-            try store.insert(items: items, feedNamed: feedName)
+            try store.insert(items: items, feedNamed: feedName, shouldStop: Interruption.shared.shouldStop)
         } catch StoreError.duplicateID(let id) {
             let index = items.firstIndex { $0.id == id }.map { ", item \($0 + 1) of the file" } ?? ""
             throw CommandFailure(

@@ -35,11 +35,13 @@ let replayCommand = Command(
         options.keepTimeline = arguments.value("--timeline") != nil
         let layout = try LayoutOptions.configuration(from: arguments, defaultKind: .grid)
         let trace = try loadTrace(path: tracePath, format: arguments.value("--trace-format"))
-        let store = try openExistingStore(path: dbPath)
+        let keepInserts = arguments.flag("--keep-inserts")
+        let store = try openExistingStore(path: dbPath, writes: keepInserts && ReplaySession.writes(trace))
         let preset = try Preset.named(arguments.value("--insert-preset") ?? "mixed")
+        Interruption.shared.install()
         let result = try ReplaySession.run(
             trace: trace, store: store, feed: arguments.value("--feed") ?? "home", layout: layout, options: options,
-            insertPreset: preset, keepInserts: arguments.flag("--keep-inserts"))
+            insertPreset: preset, keepInserts: keepInserts, shouldStop: Interruption.shared.shouldStop)
         try writeReplayOutputs(result, arguments: arguments)
         return result.report.violations.isEmpty ? 0 : 2
     }

@@ -34,12 +34,14 @@ let seedCommand = Command(
         let preset = try Preset.named(presetName)  // before opening: a bad preset writes nothing
 
         let store = try StoreCommandSupport.openForWriting(path)
+        Interruption.shared.install()
         var generator = ItemGenerator(preset: preset, seed: seed, start: start)
         let showProgress = standardErrorIsTerminal
         let began = ContinuousClock.now
-        let summary = try Seeder.seed(store, feedNamed: feedName, generator: &generator, count: count) { done in
-            if showProgress { StoreCommandSupport.progressBar(done: done, total: count) }
-        }
+        let summary = try Seeder.seed(
+            store, feedNamed: feedName, generator: &generator, count: count,
+            progress: { done in if showProgress { StoreCommandSupport.progressBar(done: done, total: count) } },
+            shouldStop: Interruption.shared.shouldStop)
         let seconds = StoreCommandSupport.seconds(since: began)
         let rate = seconds > 0 ? Double(summary.items) / seconds : 0
         print(
