@@ -25,8 +25,10 @@ let seedCommand = Command(
         let seed = try arguments.seed("--seed") ?? 1
         var start = ItemGenerator.defaultStart
         if let text = arguments.value("--start") {
-            guard let milliseconds = Timestamp.milliseconds(iso8601: text) else {
-                throw CommandFailure("--start: expected an ISO 8601 time such as 2026-01-01T00:00:00Z, got '\(text)'")
+            guard let milliseconds = Timestamp.milliseconds(iso8601: text), Timestamp.storedRange.contains(milliseconds)
+            else {
+                throw UsageError.badValue(
+                    "--start", "expected an ISO 8601 time from 1970-01-01 to 9999-12-31 such as 2026-01-01T00:00:00Z, got '\(text)'")
             }
             start = milliseconds
         }
