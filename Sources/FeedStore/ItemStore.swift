@@ -79,6 +79,9 @@ public final class ItemStore {
         try ItemStore(path: path, schemaDirectory: schemaDirectory, readOnly: true)
     }
 
+    /// How long a connection waits for another's lock before failing with `SQLITE_BUSY`, milliseconds.
+    public static var busyTimeoutMilliseconds: Int { Int(Connection.busyTimeoutMilliseconds) }
+
     /// Whether the store was opened read-only (``openReadOnly(path:schemaDirectory:)``).
     public var isReadOnly: Bool { connection.readOnly }
 

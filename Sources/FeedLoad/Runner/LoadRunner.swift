@@ -65,7 +65,15 @@ public final class LoadRunner: Sendable {
             }
             guard configuration.writeBatch >= 1 else { throw fail("write-batch", "must be at least 1") }
         }
-        let store = try ItemStore(path: configuration.path)
+        let store: ItemStore
+        do {
+            store = try ItemStore(path: configuration.path)
+        } catch let error as SQLiteError where error.isBusy {
+            throw fail(
+                "db",
+                "\(configuration.path) is locked by another process (still busy after \(ItemStore.busyTimeoutMilliseconds / 1000) s):"
+                    + " no session could read it")
+        }
         feed = try store.requireFeed(named: configuration.feedName)
         let preset = try Preset.named(configuration.writerPreset)
         _ = try configuration.layout.makeLayout()  // a layout that cannot be built fails here, not per session

@@ -14,6 +14,7 @@ let importCommand = Command(
     ],
     positionals: 1...1,
     run: { arguments in
+        Interruption.shared.install()  // first: a signal while the file is parsed still stops the import
         let path = try arguments.required("--db")
         let feedName = try arguments.required("--feed")
         guard arguments.positionals.count == 1, let file = arguments.positionals.first else {
@@ -41,7 +42,6 @@ let importCommand = Command(
         // Parse everything before opening the database: a bad row writes nothing.
         let items = try ItemImporter.read(URL(fileURLWithPath: file), format: format)
         let store = try StoreCommandSupport.openForWriting(path)
-        Interruption.shared.install()
         let began = ContinuousClock.now
         do {
             try store.insert(items: items, feedNamed: feedName, shouldStop: Interruption.shared.shouldStop)

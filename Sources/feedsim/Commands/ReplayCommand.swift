@@ -28,6 +28,7 @@ let replayCommand = Command(
         OptionSpec("--timeline", "FILE", accepts: .path, help: "Write one CSV row per frame to FILE."),
     ] + LayoutOptions.specs + ReplayOptionsParsing.specs,
     run: { arguments in
+        Interruption.shared.install()  // first: a signal during the trace's parse still stops the replay
         let dbPath = try arguments.required("--db")
         let tracePath = try arguments.required("--trace")
         if !arguments.positionals.isEmpty { throw UsageError("unexpected argument '\(arguments.positionals[0])'") }
@@ -38,7 +39,6 @@ let replayCommand = Command(
         let keepInserts = arguments.flag("--keep-inserts")
         let store = try openExistingStore(path: dbPath, writes: keepInserts && ReplaySession.writes(trace))
         let preset = try Preset.named(arguments.value("--insert-preset") ?? "mixed")
-        Interruption.shared.install()
         let result = try ReplaySession.run(
             trace: trace, store: store, feed: arguments.value("--feed") ?? "home", layout: layout, options: options,
             insertPreset: preset, keepInserts: keepInserts, shouldStop: Interruption.shared.shouldStop)

@@ -16,6 +16,7 @@ let seedCommand = Command(
             help: "Time before the first item, 1970-01-01 to 9999-12-31 (default 2026-01-01T00:00:00Z); items go forward from it."),
     ],
     run: { arguments in
+        Interruption.shared.install()
         let path = try arguments.required("--db")
         let presetName = try arguments.required("--preset")
         guard let count = try arguments.int("--count") else {
@@ -36,7 +37,6 @@ let seedCommand = Command(
         let preset = try Preset.named(presetName)  // before opening: a bad preset writes nothing
 
         let store = try StoreCommandSupport.openForWriting(path)
-        Interruption.shared.install()
         var generator = ItemGenerator(preset: preset, seed: seed, start: start)
         let showProgress = standardErrorIsTerminal
         let began = ContinuousClock.now
