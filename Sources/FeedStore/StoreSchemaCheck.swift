@@ -47,7 +47,7 @@ enum StoreSchemaCheck {
             while try info.step() { found.insert(info.text(at: 0)) }
             let missing = columns.subtracting(found)
             guard missing.isEmpty else {
-                return .foreign("its '\(table)' table has no column \(list(missing.sorted()))")
+                return .foreign("its '\(table)' table has no column \(missing.sorted().joined(separator: ", "))")
             }
         }
         if version == 0 { return .foreign("it has FeedSim's tables but no FeedSim schema version (user_version 0)") }

@@ -259,7 +259,7 @@ struct BadInputProcessTests {
         let (outcome, wasReady) = try interrupt(
             ["seed", "--db", db, "--preset", "photos", "--count", "5000000"], with: signal
         ) { walSize(db) > 200_000 }
-        try #require(wasReady, "the seed finished before it could be interrupted")
+        try #require(wasReady, "the seed finished before it could be interrupted: \(outcome.status) \(outcome.stderr)")
         #expect(outcome.status == 130, "\(outcome.stderr)")
         #expect(!outcome.signalled)
         #expect(outcome.stderr.contains(signal == SIGINT ? "SIGINT" : "SIGTERM"))
@@ -271,18 +271,20 @@ struct BadInputProcessTests {
 
     @Test func anImportInterruptedBySIGTERMWritesNothing() throws {
         let db = try seeded(count: 50)
-        let items = path("many.jsonl")
-        var text = ""
-        for index in 0..<400_000 {
-            text += #"{"published_at": \#(1_000_000 + index), "kind": "photo", "width": 100, "height": 120, "title": "t\#(index)"}"# + "\n"
-        }
-        try text.write(toFile: items, atomically: true, encoding: .utf8)
+        let items = path("many.csv")
+        let rows = (0..<60_000).map { "\(1_000_000 + $0),photo,100,120,t\($0)" }
+        try (["published_at,kind,width,height,title"] + rows).joined(separator: "\n").write(
+            toFile: items, atomically: true, encoding: .utf8)
+        // Half a second in, the file is being read (or written): either way nothing may land.
+        let started = Date()
         let (outcome, wasReady) = try interrupt(["import", "--db", db, "--feed", "more", items], with: SIGTERM) {
-            walSize(db) > 100_000
+            Date().timeIntervalSince(started) > 0.5
         }
-        try #require(wasReady, "the import finished before it could be interrupted")
+        try #require(wasReady, "the import finished before it could be interrupted: \(outcome.status) \(outcome.stderr)")
         #expect(outcome.status == 130, "\(outcome.stderr)")
+        #expect(outcome.stderr.contains("interrupted by SIGTERM"))
         #expect(try itemCount(db) == 50)
+        #expect(try ItemStore.openReadOnly(path: db).feedID(named: "more") == nil)
     }
 
     @Test(arguments: [SIGINT, SIGKILL])
