@@ -23,8 +23,11 @@ struct PendingInserts {
     var count: Int { stubs.count }
 
     /// Adds `items`, giving each the next id.
+    /// - Returns: the ids given.
     /// - Throws: ``StoreError/resource(path:reason:)`` when the id space is exhausted.
-    mutating func add(_ items: [NewItem]) throws {
+    @discardableResult
+    mutating func add(_ items: [NewItem]) throws -> [Int64] {
+        let first = nextID
         for var item in items {
             guard nextID < Int64.max else {
                 throw StoreError.resource(path: "", reason: "item ids exhausted (the store's largest id is \(Int64.max))")
@@ -36,6 +39,7 @@ struct PendingInserts {
                 id: nextID - 1, publishedAt: item.publishedAt, kind: item.kind, width: item.width, height: item.height)
             stubs.insert(stub, at: insertionIndex(stub.cursor))
         }
+        return Array(first..<nextID)
     }
 
     /// The rows to commit, oldest first, with their ids.

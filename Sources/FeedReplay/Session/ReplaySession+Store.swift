@@ -16,7 +16,7 @@ extension ReplaySession {
     ///   - keepInserts: keep the rows that `insert` events make; by default they are dropped when the
     ///     replay ends (visible to the replay's own queries only), so the same replay run again gives
     ///     the same report.
-    ///   - shouldStop: checked once per frame and while committing; when it returns `true` the
+    ///   - shouldStop: checked once per frame and before committing; when it returns `true` the
     ///     replay ends with ``StoreError/interrupted`` and nothing is written (SIGINT, SIGTERM).
     /// - Throws: ``StoreError`` for an unknown feed, ``LayoutError`` for a layout that cannot be
     ///   prepared for the trace's viewport, ``ReplayError`` for invalid options, and SQLite errors.
@@ -32,7 +32,10 @@ extension ReplaySession {
         while try session.advanceFrame() {
             if shouldStop() { throw StoreError.interrupted }
         }
-        if keepInserts { try backend.commitInserts(shouldStop: shouldStop) }
+        if keepInserts {
+            if shouldStop() { throw StoreError.interrupted }
+            try backend.commitInserts()  // one transaction: all or nothing even if killed meanwhile
+        }
         return session.result
     }
 
