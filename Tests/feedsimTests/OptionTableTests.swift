@@ -2,6 +2,8 @@ import Foundation
 import Testing
 
 @testable import feedsim
+@testable import FeedLoad
+import FeedStore
 
 /// The option tables: one row per option (name, value name, range, default, help) read by the
 /// parser, `--help` and validation alike (issues 11 and 13).
@@ -50,5 +52,28 @@ import Testing
         // Absent: the table's default.
         #expect(try ParsedArguments([], specs: specs).int("--columns") == 3)
         #expect(specs[0].helpLine == "Columns. [Range: 1...1000; default 3]")
+    }
+}
+
+/// What `feedsim load` says and returns once the run is over (issue 11: a store the sessions could
+/// not read is exit 1 with a line on stderr, not exit 0 with `SQLITE_BUSY` inside the JSON).
+@Suite struct LoadOutcomeTests {
+    func report(pages: Int, busy: Int) -> LoadReport {
+        var metrics = LoadMetrics()
+        metrics.pages = pages
+        for _ in 0..<busy { metrics.recordError(SQLiteError(code: 5, extendedCode: 5, message: "database is locked", sql: nil, path: "f.sqlite")) }
+        let configuration = LoadConfiguration(path: "f.sqlite", feedName: "home", model: .closed(sessions: 2), workers: 1)
+        return LoadReport(configuration: configuration, counts: SessionCounts(), metrics: metrics, elapsed: .seconds(1), stoppedEarly: false)
+    }
+
+    @Test func noPageServedBecauseOfALockIsExit1WithALine() {
+        let (status, line) = LoadCommandSupport.outcome(of: report(pages: 0, busy: 3))
+        #expect(status == 1)
+        #expect(line == "no page was served: the sessions could not read f.sqlite (SQLITE_BUSY 3); another process holds a lock on it")
+    }
+
+    @Test func someFailedQueriesAreAWarningAndACleanRunIsSilent() {
+        #expect(LoadCommandSupport.outcome(of: report(pages: 10, busy: 2)) == (0, "some queries failed (SQLITE_BUSY 2); see errors in the report"))
+        #expect(LoadCommandSupport.outcome(of: report(pages: 10, busy: 0)) == (0, nil))
     }
 }

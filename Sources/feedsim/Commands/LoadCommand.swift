@@ -53,23 +53,30 @@ let loadCommand = Command(
         let report = LoadCommandSupport.runWithProgress(runner)
         if let failure = report.startFailure { throw CommandFailure(failure) }
         print(arguments.flag("--json") ? try report.json() : report.text, terminator: arguments.flag("--json") ? "\n" : "")
-        if report.pages == 0 {
-            let codes = report.errors.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
-            printError(
-                "feedsim load: no page was served: the sessions could not read \(configuration.path)"
-                    + (codes.isEmpty ? "" : " (\(codes))")
-                    + (report.errors["SQLITE_BUSY"] != nil ? "; another process holds a lock on it" : ""))
-            return 1
-        }
-        if !report.errors.isEmpty {
-            let codes = report.errors.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
-            printError("feedsim load: some queries failed (\(codes)); see errors in the report")
-        }
-        return report.hasViolations ? 2 : 0
+        let (status, warning) = LoadCommandSupport.outcome(of: report)
+        if let warning { printError("feedsim load: " + warning) }
+        return status
     }
 )
 
 enum LoadCommandSupport {
+    /// The exit status of a finished load and the line for stderr: 1 when no page was ever served
+    /// (the sessions could not read the store: e.g. another process's exclusive lock), a warning
+    /// when some queries failed, 2 for violations, else 0.
+    static func outcome(of report: LoadReport) -> (status: Int32, stderr: String?) {
+        let codes = report.errors.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+        if report.pages == 0 {
+            return (
+                1,
+                "no page was served: the sessions could not read \(report.settings.db)"
+                    + (codes.isEmpty ? "" : " (\(codes))")
+                    + (report.errors["SQLITE_BUSY"] != nil ? "; another process holds a lock on it" : "")
+            )
+        }
+        let warning = codes.isEmpty ? nil : "some queries failed (\(codes)); see errors in the report"
+        return (report.hasViolations ? 2 : 0, warning)
+    }
+
     /// `feedsim replay`'s options but latency and faults: a load's latency and failures are real.
     static let replaySpecs = ReplayOptionsParsing.specs.filter { !["--latency", "--faults"].contains($0.name) }
 
