@@ -5,7 +5,8 @@ import Foundation
 /// ``LayoutConfiguration``. Intrinsic sizes (`--sizes`, `--db`) and the viewport are read by
 /// the helpers below, so each command chooses which it offers.
 enum LayoutOptions {
-    /// The options that describe a layout (kind and parameters).
+    /// The options that describe a layout (kind and parameters). One a kind does not read
+    /// (``LayoutKind/parameters``) is a usage error naming the option and the layout.
     static let specs: [OptionSpec] = [
         OptionSpec("--kind", .value, "KIND", help: "Layout: " + LayoutKind.allCases.map(\.rawValue).joined(separator: "|") + "."),
         OptionSpec("--columns", "C", accepts: .integer(1...1_000), default: "3", help: "Columns of a grid or waterfall."),
@@ -21,10 +22,13 @@ enum LayoutOptions {
             help: "Content insets in points, or one number for all four."),
         OptionSpec(
             "--header-height", "H", accepts: .number(0...LayoutOptions.maxLength),
-            help: "Header extent along the scroll axis in points (default none)."),
+            help: "Header extent at the content's start in points (grid, flow, mosaic, waterfall, list; default none)."),
         OptionSpec(
             "--footer-height", "H", accepts: .number(0...LayoutOptions.maxLength),
-            help: "Footer extent along the scroll axis in points (flow, list; default none)."),
+            help: "Footer (load-more view) extent at the content's end in points (grid, flow, mosaic, waterfall, list; default none)."),
+        OptionSpec(
+            "--refresh-height", "H", accepts: .number(0...LayoutOptions.maxLength),
+            help: "Refresh view extent above the content in points (grid, flow, mosaic, waterfall, list; default none)."),
         OptionSpec("--big-height", "B", accepts: .number(1...LayoutOptions.maxLength), default: "200", help: "Mosaic big-item height in points."),
         OptionSpec("--zoom", "Z", accepts: .number(0...10), default: "0", help: "Carousel: the centred item is scaled by 1 + Z."),
         OptionSpec("--fade", .flag, help: "Carousel: fade items away from the centre (alpha down to 0.6)."),
@@ -35,8 +39,8 @@ enum LayoutOptions {
             help: "List: rows are this tall until measured (self-sizing)."),
     ]
 
-    /// The largest length option in points (item sides, header, footer, big height, a viewport
-    /// side): the layouts' own bound on an intrinsic side (1,000,000 pt).
+    /// The largest length option in points (item sides, header, footer, big height): the
+    /// layouts' own bound on an intrinsic side (1,000,000 pt).
     static let maxLength = 1_000_000.0
     /// The largest spacing or inset in points.
     static let maxSpacing = 100_000.0
@@ -53,6 +57,7 @@ enum LayoutOptions {
         guard let kind = LayoutKind(rawValue: kindText) else {
             throw CommandFailure("--kind: expected one of \(LayoutKind.allCases.map(\.rawValue).joined(separator: ", ")), got '\(kindText)'")
         }
+        try rejectUnused(arguments, kind: kind)
         var configuration = LayoutConfiguration(kind: kind)
         if let columns = try arguments.int("--columns") { configuration.columns = columns }
         configuration.itemSize = try size(arguments, "--item-size")
@@ -68,6 +73,7 @@ enum LayoutOptions {
         }
         if let header = try arguments.double("--header-height") { configuration.headerHeight = header }
         if let footer = try arguments.double("--footer-height") { configuration.footerHeight = footer }
+        if let refresh = try arguments.double("--refresh-height") { configuration.refreshHeight = refresh }
         if let big = try arguments.double("--big-height") { configuration.bigHeight = big }
         if let zoom = try arguments.double("--zoom") { configuration.zoom = zoom }
         configuration.fade = arguments.flag("--fade")
@@ -85,6 +91,16 @@ enum LayoutOptions {
         }
         configuration.estimatedHeight = try arguments.double("--estimated-height")
         return configuration
+    }
+
+    /// Refuses a layout option the kind does not read (it would be dropped silently).
+    /// - Throws: ``UsageError`` naming the first such option, the layout and what it does use.
+    static func rejectUnused(_ arguments: ParsedArguments, kind: LayoutKind) throws {
+        let used = Set(kind.parameters.map { "--" + $0 })
+        for spec in specs where spec.name != "--kind" && arguments.flag(spec.name) && !used.contains(spec.name) {
+            let uses = kind.parameters.isEmpty ? "no layout options" : kind.parameters.map { "--" + $0 }.joined(separator: ", ")
+            throw UsageError("\(spec.name) is not used by the \(kind.rawValue) layout (\(kind.rawValue) uses \(uses))")
+        }
     }
 
     /// A `WxH` option as a size, `nil` when absent.
