@@ -179,10 +179,27 @@ struct BadInputProcessTests {
         let db = readOnly.appendingPathComponent("feed.sqlite").path
         #expect(try feedsim.run(["seed", "--db", db, "--preset", "photos", "--count", "200"]).status == 0)
         let trace = try insertingTrace(seconds: 2)
+        // The binary, Schema/ and Seeds/ copied where `nobody` may read them (a checkout under /root
+        // is not), found through FEEDSIM_ROOT.
+        let root = directory.appendingPathComponent("root")
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        for resource in ["Schema", "Seeds"] {
+            try FileManager.default.copyItem(
+                atPath: RealData.packageFile(resource).path, toPath: root.appendingPathComponent(resource).path)
+        }
         let binary = directory.appendingPathComponent("feedsim-copy").path
         try FileManager.default.copyItem(atPath: try #require(FeedsimProcess.binary).path, toPath: binary)
-        for (file, mode) in [(directory.path, 0o755), (readOnly.path, 0o755), (db, 0o444), (binary, 0o755), (trace, 0o644)] {
+        for (file, mode) in [
+            (directory.path, 0o755), (readOnly.path, 0o755), (db, 0o444), (binary, 0o755), (trace, 0o644), (root.path, 0o755),
+        ] {
             try FileManager.default.setAttributes([.posixPermissions: mode], ofItemAtPath: file)
+        }
+        let walk = FileManager.default.enumerator(atPath: root.path)
+        while let name = walk?.nextObject() as? String {
+            var isDirectory: ObjCBool = false
+            let full = root.appendingPathComponent(name).path
+            FileManager.default.fileExists(atPath: full, isDirectory: &isDirectory)
+            try FileManager.default.setAttributes([.posixPermissions: isDirectory.boolValue ? 0o755 : 0o644], ofItemAtPath: full)
         }
         let before = try Data(contentsOf: URL(fileURLWithPath: db))
         for arguments in [
@@ -193,6 +210,9 @@ struct BadInputProcessTests {
             let process = Process()
             process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
             process.arguments = ["--reuid=65534", "--regid=65534", "--clear-groups", binary] + arguments
+            var environment = ProcessInfo.processInfo.environment
+            environment["FEEDSIM_ROOT"] = root.path
+            process.environment = environment
             let err = Pipe()
             process.standardError = err
             process.standardOutput = FileHandle.nullDevice
