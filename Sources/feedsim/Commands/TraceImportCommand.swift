@@ -9,8 +9,9 @@ let traceImportCommand = Command(
     usage: "trace import --from FORMAT FILE [-o OUT] [--viewport WxH] [--screen-scale S] [--refresh-rate HZ] [format options]",
     options: [
         OptionSpec("--from", .value, "FORMAT", help: "Input format: " + TraceFormat.allCases.map(\.rawValue).joined(separator: ", ") + "."),
-        OptionSpec("-o", .value, "OUT", help: "Write the trace here (atomically) instead of to stdout."),
+        OptionSpec("-o", "OUT", accepts: .path, help: "Write the trace here (atomically) instead of to stdout."),
     ] + TraceImportParsing.specs,
+    positionals: 1...1,
     run: { args in
         guard let formatName = args.value("--from") else { throw UsageError("missing required option '--from'") }
         guard let format = TraceFormat(rawValue: formatName) else {
@@ -28,30 +29,36 @@ let traceImportCommand = Command(
 enum TraceImportParsing {
     static let specs: [OptionSpec] = [
         OptionSpec(
-            "--viewport", .value, "WxH",
+            "--viewport", "WxH", accepts: .numbers(separator: "x", count: 2...2, each: 1...LayoutOptions.maxViewportSide),
             help: "Viewport in points (default: per format, see docs/trace-format.md); on replay and load it also overrides a trace header's."),
-        OptionSpec("--screen-scale", .value, "S", help: "Pixels per point written to the header."),
-        OptionSpec("--refresh-rate", .value, "HZ", help: "Display refresh rate written to the header (default 60; on replay and load it overrides a trace header's)."),
+        OptionSpec("--screen-scale", "S", accepts: .number(0.1...10), help: "Pixels per point written to the header (default: per format)."),
+        OptionSpec(
+            "--refresh-rate", "HZ", accepts: .number(1...1000),
+            help: "Display refresh rate written to the header (default 60; on replay and load it overrides a trace header's)."),
         OptionSpec("--device", .value, "KIND", help: "evemu: auto (default), touchscreen or touchpad."),
         OptionSpec("--axis-x", .value, "MIN:MAX", help: "evemu: x axis range in device units (needed without A: lines)."),
         OptionSpec("--axis-y", .value, "MIN:MAX", help: "evemu: y axis range in device units (needed without A: lines)."),
         OptionSpec("--traditional", .flag, help: "evemu touchpads: traditional scrolling (default natural: content follows fingers)."),
-        OptionSpec("--drag-speed", .value, "PT_PER_S", help: "chrome: emit touch drags as scroll deltas at this speed (default: wheel only)."),
-        OptionSpec("--px-per-pt", .value, "K", help: "touch-csv: pixels per point of the coordinates (default 1, with a warning; 2.625 for the AOSP sailfish rows)."),
-        OptionSpec("--pause", .value, "MS", help: "touch-csv: place gestures one after another with this pause (default: keep a continuous clock, else 500)."),
-        OptionSpec("--rotary-step", .value, "PT", help: "touch-csv: points per AXIS_SCROLL unit of SCROLL rows (default 64)."),
-        OptionSpec("--scroll-id", .value, "ID", help: "rrweb: node id of the feed's scroller (default: the document)."),
+        OptionSpec(
+            "--drag-speed", "PT_PER_S", accepts: .number(1...100_000),
+            help: "chrome: emit touch drags as scroll deltas at this speed (default: wheel only)."),
+        OptionSpec(
+            "--px-per-pt", "K", accepts: .number(0.01...100),
+            help: "touch-csv: pixels per point of the coordinates (default 1, with a warning; 2.625 for the AOSP sailfish rows)."),
+        OptionSpec(
+            "--pause", "MS", accepts: .number(0...3_600_000),
+            help: "touch-csv: place gestures one after another with this pause (default: keep a continuous clock, else 500)."),
+        OptionSpec("--rotary-step", "PT", accepts: .number(0...10_000), default: "64", help: "touch-csv: points per AXIS_SCROLL unit of SCROLL rows."),
+        OptionSpec(
+            "--scroll-id", "ID", accepts: .integer(0...Int(Int32.max)), help: "rrweb: node id of the feed's scroller (default: the document)."),
     ]
 
     /// - Throws: ``CommandFailure`` naming the option whose value is malformed.
     static func settings(_ args: ParsedArguments) throws -> TraceImportSettings {
         var settings = TraceImportSettings()
-        settings.viewport = try args.numbers("--viewport", separator: "x", count: 2...2).map { Size(width: $0[0], height: $0[1]) }
-        if let viewport = settings.viewport, !(viewport.width > 0 && viewport.height > 0) {
-            throw CommandFailure("--viewport: sides must be > 0")
-        }
-        settings.screenScale = try args.double("--screen-scale", in: 0.1...10)
-        settings.refreshRate = try args.double("--refresh-rate", in: 1...1000)
+        settings.viewport = try args.numbers("--viewport").map { Size(width: $0[0], height: $0[1]) }
+        settings.screenScale = try args.double("--screen-scale")
+        settings.refreshRate = try args.double("--refresh-rate")
         guard let device = EvemuImporter.Device(rawValue: args.value("--device") ?? "auto") else {
             throw CommandFailure("--device: expected auto, touchscreen or touchpad")
         }
@@ -59,10 +66,10 @@ enum TraceImportParsing {
         settings.axisX = try axisRange(args, "--axis-x")
         settings.axisY = try axisRange(args, "--axis-y")
         settings.naturalScrolling = !args.flag("--traditional")
-        settings.dragSpeed = try args.double("--drag-speed", in: 1...100_000)
-        settings.pixelsPerPoint = try args.double("--px-per-pt", in: 0.01...100)
-        settings.pause = try args.double("--pause", in: 0...3_600_000)
-        settings.rotaryStep = try args.double("--rotary-step", default: 64, in: 0...10_000)!
+        settings.dragSpeed = try args.double("--drag-speed")
+        settings.pixelsPerPoint = try args.double("--px-per-pt")
+        settings.pause = try args.double("--pause")
+        settings.rotaryStep = try args.double("--rotary-step") ?? 64
         settings.scrollTarget = try args.int("--scroll-id")
         return settings
     }
