@@ -1,3 +1,4 @@
+import FeedModel
 import Foundation
 
 /// One `feedsim` subcommand. The CLI stays thin: parse, call a library, format.
@@ -45,14 +46,22 @@ func printError(_ text: String) {
 /// Whether standard error is a terminal (progress bars only then).
 var standardErrorIsTerminal: Bool { isatty(STDERR_FILENO) == 1 }
 
-/// Writes `data` to `path` atomically (all or nothing).
-/// - Throws: ``CommandFailure`` naming the option and the path when the file cannot be written.
+/// Writes `data` to `path` all or nothing (``AtomicFileWriter``: a regular file is replaced by
+/// a renamed temporary, a device such as `/dev/stdout` is written in place).
+/// - Throws: ``CommandFailure`` naming the option, the path and the reason in one line.
 func writeOutput(_ data: Data, to path: String, option: String) throws {
+    try writeOutput(to: path, option: option) { try $0.write(data) }
+}
+
+/// Streams an output file through ``AtomicFileWriter``: `body` writes, then the file is committed;
+/// if `body` throws, the temporary is removed and the target left as it was.
+/// - Throws: ``CommandFailure`` for a write error; `body`'s own errors unchanged.
+func writeOutput(to path: String, option: String, _ body: (AtomicFileWriter) throws -> Void) throws {
     do {
-        try data.write(to: URL(fileURLWithPath: path), options: .atomic)
-    } catch {
-        let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
-        let reason = FileManager.default.fileExists(atPath: directory) ? "cannot write the file" : "no directory \(directory)"
-        throw CommandFailure("\(option) \(path): \(reason)")
+        let writer = try AtomicFileWriter(path: path)
+        try body(writer)
+        try writer.commit()
+    } catch let error as FileWriteError {
+        throw CommandFailure("\(option) \(error.path): \(error.reason)")
     }
 }

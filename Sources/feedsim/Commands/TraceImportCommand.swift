@@ -1,4 +1,5 @@
 import FeedLayout
+import FeedModel
 import FeedReplay
 import Foundation
 
@@ -73,8 +74,13 @@ let traceImportCommand = Command(
 private func axisRange(_ args: ParsedArguments, _ name: String) throws -> EvemuRecording.AxisRange? {
     guard let text = args.value(name) else { return nil }
     let parts = text.split(separator: ":", omittingEmptySubsequences: false)
-    guard parts.count == 2, let low = Int(parts[0]), let high = Int(parts[1]), high > low else {
-        throw CommandFailure("\(name): expected MIN:MAX integers with MIN < MAX, got '\(text)'")
+    let limits = EvemuRecording.AxisRange.limits
+    guard parts.count == 2, let low = Int(parts[0]), let high = Int(parts[1]), high > low, limits.contains(low),
+        limits.contains(high)
+    else {
+        throw UsageError(
+            "\(name): expected MIN:MAX integers with MIN < MAX within \(limits.lowerBound)...\(limits.upperBound) "
+                + "(the kernel's 32-bit axis values), got '\(text)'")
     }
     return EvemuRecording.AxisRange(minimum: low, maximum: high)
 }
@@ -85,11 +91,7 @@ func emit(_ trace: Trace, to path: String?) throws {
         FileHandle.standardOutput.write(Data(trace.jsonLines().utf8))
         return
     }
-    do {
-        try writeOutput(Data(trace.jsonLines().utf8), to: path, option: "-o")
-    } catch {
-        throw CommandFailure("cannot write \(path): \(error.localizedDescription)")
-    }
+    try writeOutput(to: path, option: "-o") { writer in try trace.writeJSONLines { try writer.write($0) } }
     let seconds = String(format: "%.3f", trace.durationMilliseconds / 1000)
     print("\(path): \(trace.events.count) events, \(seconds) s, source \(trace.header.source)")
 }
