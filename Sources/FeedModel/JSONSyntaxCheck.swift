@@ -92,7 +92,7 @@ public enum JSONSyntaxCheck {
                 if byte == UInt8(ascii: ",") {
                     i += 1
                     expect = open == UInt8(ascii: "{") ? .key : .value
-                } else if open == UInt8(ascii: "{"), byte == UInt8(ascii: "}") || open == UInt8(ascii: "["), byte == UInt8(ascii: "]") {
+                } else if (open == UInt8(ascii: "{") && byte == UInt8(ascii: "}")) || (open == UInt8(ascii: "[") && byte == UInt8(ascii: "]")) {
                     stack.removeLast()
                     i += 1
                 } else {

@@ -29,7 +29,7 @@ struct TraceSequenceRules {
         guard event.t <= Trace.maximumDurationMilliseconds else {
             throw Violation(
                 field: "t",
-                reason: "\(TraceNumberFormat.format(event.t)) ms is past the maximum trace duration of 24 h (86400000 ms)")
+                reason: "\(TraceNumberFormat.describe(event.t)) ms is past the maximum trace duration of 24 h (86400000 ms)")
         }
         guard event.t >= lastT else {
             throw Violation(field: "t", reason: "time goes backwards (\(event.t) ms after \(lastT) ms)")

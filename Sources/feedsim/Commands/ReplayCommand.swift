@@ -52,7 +52,6 @@ func loadTrace(path: String, format: String?) throws -> Trace {
     guard let traceFormat = TraceFormat(rawValue: name) else {
         throw CommandFailure("--trace-format: unknown format '\(name)' (jsonl, evemu, chrome, touch-csv, rrweb)")
     }
-    guard FileManager.default.fileExists(atPath: path) else { throw CommandFailure("\(path): no such file") }
     return try traceFormat.load(contentsOf: path)
 }
 
@@ -70,8 +69,8 @@ func writeReplayOutputs(_ result: ReplayResult, arguments: ParsedArguments) thro
     if let reportPath = arguments.value("--report") {
         try writeOutput(json, to: reportPath, option: "--report")
     }
-    if let timelinePath = arguments.value("--timeline"), let csv = result.timelineCSV {
-        try writeOutput(Data(csv.utf8), to: timelinePath, option: "--timeline")
+    if let timelinePath = arguments.value("--timeline"), let timeline = result.timeline {
+        try writeOutput(to: timelinePath, option: "--timeline") { writer in try timeline.write { try writer.write($0) } }
     }
     if arguments.flag("--json") {
         FileHandle.standardOutput.write(json + Data("\n".utf8))

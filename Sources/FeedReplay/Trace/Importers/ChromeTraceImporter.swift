@@ -106,7 +106,7 @@ public struct ChromeTraceImporter: Sendable {
         builder.append(TraceEvent(t: builder.last?.t ?? 0, .end), from: builder.lastOrigin ?? .event(inputs[0].index))
         let name = file.split(separator: "/").last.map(String.init) ?? file
         var source = "chrome:\(name)"
-        if let dragSpeed { source += " drag-speed=\(TraceNumberFormat.format(dragSpeed))pt/s" }
+        if let dragSpeed { source += " drag-speed=\(TraceNumberFormat.describe(dragSpeed))pt/s" }
         return try builder.trace(
             header: TraceHeader(viewport: viewport, screenScale: screenScale, refreshRate: refreshRate, source: source),
             headerOrigin: .event(inputs[0].index))

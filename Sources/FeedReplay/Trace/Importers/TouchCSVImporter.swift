@@ -116,7 +116,7 @@ public struct TouchCSVImporter: Sendable {
                 guard t <= Trace.maximumDurationMilliseconds else {
                     throw .malformed(
                         file: file, line: row.line, field: "t_ms",
-                        reason: "the row falls \(TraceNumberFormat.format(t)) ms into the trace, past the maximum trace duration of 24 h (86400000 ms)")
+                        reason: "the row falls \(TraceNumberFormat.describe(t)) ms into the trace, past the maximum trace duration of 24 h (86400000 ms)")
                 }
                 let point = Point(x: row.x / pixelsPerPoint, y: row.y / pixelsPerPoint)
                 let event: TraceEvent.Kind
