@@ -19,7 +19,8 @@ public struct FuzzCorpus: Sendable {
     /// - Parameters:
     ///   - seedsDirectory: the package's `Seeds/` (its `traces/*.jsonl` and `wikimedia/*.csv`); `nil` to skip.
     ///   - realDataDirectory: the real data directory; `nil` to skip.
-    public init(seedsDirectory: URL?, realDataDirectory: URL?) {
+    ///   - maximumSeedBytes: files are cut to this many bytes (default ``maximumSeedBytes``).
+    public init(seedsDirectory: URL?, realDataDirectory: URL?, maximumSeedBytes: Int = FuzzCorpus.maximumSeedBytes) {
         var seeds: [FuzzFormat: [Seed]] = [:]
         for (format, samples) in Self.builtInSamples {
             seeds[format] = samples.map { Seed(name: "builtin:\($0.name)", bytes: Array($0.text.utf8)) }
@@ -27,7 +28,7 @@ public struct FuzzCorpus: Sendable {
         func add(_ format: FuzzFormat, _ url: URL) {
             guard let data = try? Data(contentsOf: url) else { return }
             seeds[format, default: []].append(
-                Seed(name: url.lastPathComponent, bytes: Array(data.prefix(Self.maximumSeedBytes))))
+                Seed(name: url.lastPathComponent, bytes: Array(data.prefix(maximumSeedBytes))))
         }
         func files(_ directory: URL?) -> [URL] {
             guard let directory,

@@ -12,6 +12,11 @@ public struct FileWriteError: Error, Equatable, Sendable, CustomStringConvertibl
     /// `no directory /tmp/missing`, `is a directory`, `permission denied`, `no space left on the device`, ...
     public var reason: String
 
+    public init(path: String, reason: String) {
+        self.path = path
+        self.reason = reason
+    }
+
     public var description: String { "\(path): \(reason)" }
 }
 
@@ -193,12 +198,13 @@ public enum TemporaryFiles {
     /// Deletes every temporary still open (called by the command line when SIGINT or SIGTERM
     /// arrives, from a normal thread, not a signal handler). Writers whose temporary was removed
     /// fail on their next write or commit.
-    public static func removeAll() {
+    /// - Parameter directory: only those inside this directory (tests); `nil` = all.
+    public static func removeAll(under directory: String? = nil) {
         lock.lock()
-        let all = paths
-        paths.removeAll()
+        let chosen = paths.filter { path in directory.map { path.hasPrefix($0 + "/") } ?? true }
+        paths.subtract(chosen)
         lock.unlock()
-        for path in all { unlink(path) }
+        for path in chosen { unlink(path) }
     }
 }
 

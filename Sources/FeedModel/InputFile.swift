@@ -12,6 +12,11 @@ public struct InputFileError: Error, Equatable, Sendable, CustomStringConvertibl
     /// `no such file`, `is a directory`, `not a regular file (a character device)`, `permission denied`, ...
     public var reason: String
 
+    public init(path: String, reason: String) {
+        self.path = path
+        self.reason = reason
+    }
+
     public var description: String { "\(path): \(reason)" }
 }
 

@@ -30,6 +30,13 @@ public struct TextPosition: Equatable, Sendable, CustomStringConvertible {
         self.column = offset - lineStart + 1
     }
 
+    /// A position given directly (tests, or a reader that counted itself).
+    public init(byteOffset: Int, line: Int, column: Int) {
+        self.byteOffset = byteOffset
+        self.line = line
+        self.column = column
+    }
+
     public var description: String { "line \(line), column \(column)" }
 }
 

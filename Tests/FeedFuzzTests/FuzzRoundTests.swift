@@ -5,8 +5,11 @@ import Testing
 
 /// The fixed-seed fuzz round of every reader, and the inputs that once trapped.
 @Suite struct FuzzRoundTests {
-    static let corpus = FuzzCorpus(
-        seedsDirectory: RealData.packageFile("Seeds"), realDataDirectory: RealData.directory)
+    /// The built-in samples and the package's `Seeds/` (small files: the round takes seconds).
+    static let corpus = FuzzCorpus(seedsDirectory: RealData.packageFile("Seeds"), realDataDirectory: nil, maximumSeedBytes: 8192)
+    /// The same and the real recordings and datasets, when present.
+    static let realCorpus = FuzzCorpus(
+        seedsDirectory: RealData.packageFile("Seeds"), realDataDirectory: RealData.directory, maximumSeedBytes: 32_768)
 
     @Test(arguments: FuzzFormat.allCases)
     func everyBuiltInSampleIsAccepted(format: FuzzFormat) {
@@ -19,13 +22,20 @@ import Testing
 
     @Test(arguments: FuzzFormat.allCases)
     func aFixedSeedRoundRejectsNothingWithoutAPosition(format: FuzzFormat) {
-        let tally = FuzzRound(corpus: Self.corpus, seed: 20_261_201).run(format: format, cases: 300)
-        #expect(tally.cases == 300)
+        let tally = FuzzRound(corpus: Self.corpus, seed: 20_261_201).run(format: format, cases: 200)
+        #expect(tally.cases == 200)
         #expect(tally.rejectedWithoutPosition == 0, "\(tally.withoutPositionExamples.joined(separator: "\n"))")
         // The mutations must reach both sides: some inputs survive, most are refused with a position.
         #expect(tally.accepted > 0)
         #expect(tally.rejectedWithPosition > tally.cases / 4)
         #expect(tally.accepted + tally.rejectedWithPosition + tally.rejectedWholeFile == tally.cases)
+    }
+
+    @Test(.enabled(if: RealData.isAvailable, "\(RealData.skipMessage)"), arguments: FuzzFormat.allCases)
+    func aShortRoundOverTheRealFilesRejectsNothingWithoutAPosition(format: FuzzFormat) {
+        // Case k mutates seed k mod n: 16 cases mutate every seed, real files included, several times.
+        let tally = FuzzRound(corpus: Self.realCorpus, seed: 99).run(format: format, cases: 16)
+        #expect(tally.rejectedWithoutPosition == 0, "\(tally.withoutPositionExamples.joined(separator: "\n"))")
     }
 
     @Test func casesAreReproducibleOneByOne() {

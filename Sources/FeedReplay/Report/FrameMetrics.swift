@@ -76,10 +76,15 @@ public struct FrameMetrics: Sendable {
     /// sums are taken frame by frame, in the same order, so the report is bit-identical), with one
     /// timeline entry for the whole run.
     /// - Precondition: `s` does not move the content (its offset is the last frame's, no anchor shift).
-    /// - Complexity: O(count) additions, O(1) memory.
+    /// - Complexity: O(1) when nothing is blank (the usual rest), else O(count) additions; O(1) memory.
     public mutating func recordRepeated(_ s: FrameSample, frameIndices: Range<Int>) {
         precondition(lastOffset == nil || (s.offset == lastOffset && s.anchorShift == 0), "a repeated frame must not move")
-        for _ in frameIndices { accumulate(s) }
+        if lastOffset != nil, s.rowMissingFraction == 0, s.noContentFraction == 0 {
+            // Adding 0 to the sums leaves them exactly as they are, and the maxima too: only the count moves.
+            frames += frameIndices.count
+        } else {
+            for _ in frameIndices { accumulate(s) }
+        }
         if timeline != nil { timeline!.appendRun(fields: Self.timelineFields(s), frames: frameIndices) }
     }
 

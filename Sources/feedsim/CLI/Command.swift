@@ -57,11 +57,38 @@ func writeOutput(_ data: Data, to path: String, option: String) throws {
 /// if `body` throws, the temporary is removed and the target left as it was.
 /// - Throws: ``CommandFailure`` for a write error; `body`'s own errors unchanged.
 func writeOutput(to path: String, option: String, _ body: (AtomicFileWriter) throws -> Void) throws {
-    do {
-        let writer = try AtomicFileWriter(path: path)
-        try body(writer)
-        try writer.commit()
-    } catch let error as FileWriteError {
-        throw CommandFailure("\(option) \(error.path): \(error.reason)")
+    try removingTemporariesOnSignal {
+        do {
+            let writer = try AtomicFileWriter(path: path)
+            try body(writer)
+            try writer.commit()
+        } catch let error as FileWriteError {
+            throw CommandFailure("\(option) \(error.path): \(error.reason)")
+        }
     }
+}
+
+/// Runs `body` with SIGINT and SIGTERM caught: either signal removes the unfinished temporaries
+/// (``TemporaryFiles/removeAll()``), says so on stderr and exits 130 or 143 (128 + the signal, as a
+/// shell reports a process killed by it). The previous dispositions are restored afterwards.
+func removingTemporariesOnSignal<T>(_ body: () throws -> T) rethrows -> T {
+    let signals = [SIGINT, SIGTERM]
+    let previous = signals.map { signal($0, SIG_IGN) }
+    let sources = signals.map { number in
+        let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+        source.setEventHandler {
+            let removed = TemporaryFiles.current
+            TemporaryFiles.removeAll()
+            let what = removed.isEmpty ? "" : "; removed the unfinished \(removed.joined(separator: ", "))"
+            printError("feedsim: interrupted by signal \(number)\(what)")
+            exit(128 + number)
+        }
+        source.resume()
+        return source
+    }
+    defer {
+        for source in sources { source.cancel() }
+        for (number, handler) in zip(signals, previous) { signal(number, handler) }
+    }
+    return try body()
 }

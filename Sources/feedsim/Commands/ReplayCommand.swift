@@ -14,7 +14,7 @@ let replayCommand = Command(
         """,
     options: [
         OptionSpec("--db", .value, "PATH", help: "SQLite database made by `feedsim seed` or `feedsim import`."),
-        OptionSpec("--trace", .value, "FILE", help: "The scroll trace to replay."),
+        OptionSpec("--trace", .value, "FILE", help: "The scroll trace to replay (at most 24 h: later events are refused)."),
         OptionSpec(
             "--trace-format", .value, "F",
             help: "jsonl (canonical, default) | evemu | chrome | touch-csv | rrweb: imported on the fly."),

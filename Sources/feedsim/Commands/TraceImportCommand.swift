@@ -6,11 +6,11 @@ import Foundation
 /// `feedsim trace import`: converts a recording to the canonical JSON Lines trace.
 let traceImportCommand = Command(
     name: "trace import",
-    summary: "Convert a recorded session (evemu, chrome, touch-csv, rrweb) to a FeedSim trace (JSON Lines).",
+    summary: "Convert a recorded session (evemu, chrome, touch-csv, rrweb; at most 24 h long) to a FeedSim trace (JSON Lines).",
     usage: "trace import --from FORMAT FILE [-o OUT] [--viewport WxH] [--screen-scale S] [--refresh-rate HZ] [format options]",
     options: [
         OptionSpec("--from", .value, "FORMAT", help: "Input format: " + TraceFormat.allCases.map(\.rawValue).joined(separator: ", ") + "."),
-        OptionSpec("-o", .value, "OUT", help: "Write the trace here (atomically) instead of to stdout."),
+        OptionSpec("-o", .value, "OUT", help: "Write the trace here (atomically, via .OUT.feedsim-tmp) instead of to stdout."),
         OptionSpec("--viewport", .value, "WxH", help: "Viewport in points (default: per format, see docs/trace-format.md)."),
         OptionSpec("--screen-scale", .value, "S", help: "Pixels per point written to the header."),
         OptionSpec("--refresh-rate", .value, "HZ", help: "Display refresh rate written to the header (default 60)."),

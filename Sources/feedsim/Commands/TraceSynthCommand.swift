@@ -11,7 +11,7 @@ let traceSynthCommand = Command(
         OptionSpec("--model", .value, "MODEL", help: "Behaviour: " + SynthModel.allCases.map(\.rawValue).joined(separator: ", ") + " (docs/trace-format.md)."),
         OptionSpec("--duration", .value, "SECONDS", help: "Session length in seconds (up to 86400)."),
         OptionSpec("--seed", .value, "S", help: "Seed of the SplitMix64 generator (same seed, same bytes)."),
-        OptionSpec("-o", .value, "OUT", help: "Write the trace here (atomically) instead of to stdout."),
+        OptionSpec("-o", .value, "OUT", help: "Write the trace here (atomically, via .OUT.feedsim-tmp) instead of to stdout."),
         OptionSpec("--viewport", .value, "WxH", help: "Viewport in points (default 390x844)."),
         OptionSpec("--sample-rate", .value, "HZ", help: "Touch sampling and refresh rate in Hz (default 120)."),
     ],
