@@ -149,7 +149,7 @@ public struct FuzzMutator {
             }
             return bytes
         case .longLine:
-            let length = pick([4096, 70_000, 300_000])
+            let length = pick([4096, 70_000])
             let filler: UInt8 = pick([UInt8(ascii: "a"), UInt8(ascii: "9"), UInt8(ascii: " "), UInt8(ascii: ",")])
             bytes.insert(contentsOf: [UInt8](repeating: filler, count: length), at: below(count + 1))
             return bytes

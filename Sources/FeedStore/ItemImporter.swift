@@ -164,7 +164,8 @@ public enum ItemImporter {
                 file: file, location: "line 1", field: name,
                 reason: "unknown column (known: \(columns.joined(separator: ", ")))")
         }
-        for (index, name) in names.enumerated() where names[..<index].contains(name) {
+        var seen = Set<String>()
+        for name in names where !seen.insert(name).inserted {
             throw ImportError(file: file, location: "line 1", field: name, reason: "column appears twice in the header")
         }
         for name in requiredColumns.sorted() where !names.contains(name) {

@@ -152,7 +152,8 @@ public struct TouchCSVImporter: Sendable {
         while lines.last?.isEmpty == true { lines.removeLast() }
         guard let headerLine = lines.first else { throw .unusable(file: file, reason: "empty file") }
         let names = headerLine.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters() }
-        for (index, name) in names.enumerated() where !name.isEmpty && names[..<index].contains(name) {
+        var seen = Set<String>()
+        for name in names where !name.isEmpty && !seen.insert(name).inserted {
             throw .malformed(file: file, line: 1, field: name, reason: "column appears twice in the header")
         }
         func column(_ candidates: String...) -> Int? {
