@@ -24,11 +24,16 @@ public struct FrameSample: Equatable, Sendable {
     public var cost: Double
     /// Whether any row has been shown by this frame (the first screen of content has arrived).
     public var afterFirstContent: Bool = true
+    /// The finger's pull past an edge held by an Android edge effect, points (0 otherwise).
+    public var edgeEffect: Double = 0
+    /// Carousel: the item nearest the viewport's centre (`nil` for other layouts or no items).
+    public var centredIndex: Int? = nil
 
     public static func == (a: FrameSample, b: FrameSample) -> Bool {
         a.t == b.t && a.offset == b.offset && a.anchorShift == b.anchorShift && a.contentOffset == b.contentOffset && a.visibleRange == b.visibleRange
             && a.loadedItems == b.loadedItems && a.rowMissingFraction == b.rowMissingFraction
             && a.noContentFraction == b.noContentFraction && a.loadsInFlight == b.loadsInFlight && a.cost == b.cost && a.afterFirstContent == b.afterFirstContent
+            && a.edgeEffect == b.edgeEffect && a.centredIndex == b.centredIndex
     }
 }
 
@@ -88,7 +93,7 @@ public struct FrameMetrics: Sendable {
         if timeline != nil { timeline!.appendRun(fields: Self.timelineFields(s), frames: frameIndices) }
     }
 
-    /// The timeline row after its time column: `,offset_x,offset_y,...,frame_cost_ms`.
+    /// The timeline row after its time column: `,offset_x,offset_y,...,edge_effect_pt,centred_index`.
     private static func timelineFields(_ s: FrameSample) -> String {
         let blank = min(1, s.rowMissingFraction + s.noContentFraction)
         let first = s.visibleRange.map { String($0.lowerBound) } ?? ""
@@ -96,6 +101,7 @@ public struct FrameMetrics: Sendable {
         return "," + [
             fixed(s.contentOffset.x, 3), fixed(s.contentOffset.y, 3), first, last,
             String(s.loadedItems), fixed(blank, 4), String(s.loadsInFlight), fixed(s.cost, 3),
+            fixed(s.edgeEffect, 3), s.centredIndex.map(String.init) ?? "",
         ].joined(separator: ",")
     }
 
@@ -153,7 +159,8 @@ func fixed(_ x: Double, _ digits: Int) -> String { String(format: "%.\(digits)f"
 public struct ReplayTimeline: Sendable {
     /// The CSV header line (without the line end).
     public static let header =
-        "t_ms,offset_x,offset_y,first_visible,last_visible,loaded_items,blank_fraction,loads_in_flight,frame_cost_ms"
+        "t_ms,offset_x,offset_y,first_visible,last_visible,loaded_items,blank_fraction,loads_in_flight,frame_cost_ms,"
+        + "edge_effect_pt,centred_index"
 
     private enum Segment: Sendable {
         case rows([UInt8])
