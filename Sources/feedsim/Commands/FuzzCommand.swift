@@ -9,16 +9,16 @@ let fuzzCommand = Command(
     summary: "Fuzz the trace readers and item importers with deterministic mutations; count the outcomes per format.",
     usage: "fuzz [--format F] [--cases N] [--seed S] [--data DIR] [--crash-file FILE] [--case K -o FILE]",
     options: [
-        OptionSpec("--format", .value, "F", help: "One format (" + FuzzFormat.allCases.map(\.rawValue).joined(separator: ", ") + "); default all."),
-        OptionSpec("--cases", .value, "N", help: "Cases per format, 1...10000000 (default 1000)."),
-        OptionSpec("--seed", .value, "S", help: "Seed of the mutations (default 1); same seed, same cases."),
-        OptionSpec("--data", .value, "DIR", help: "Real recordings to mutate too (default $FEEDSIM_SHARED_DATA when set)."),
-        OptionSpec("--crash-file", .value, "FILE", help: "Write each input here before running it: after a trap it holds the input."),
-        OptionSpec("--case", .value, "K", help: "Write case K of --format to -o instead of running a round."),
-        OptionSpec("-o", .value, "FILE", help: "With --case: where to write the input."),
+        OptionSpec("--format", "F", accepts: .text, help: "One format (" + FuzzFormat.allCases.map(\.rawValue).joined(separator: ", ") + "); default all."),
+        OptionSpec("--cases", "N", accepts: .integer(1...10_000_000), default: "1000", help: "Cases per format."),
+        OptionSpec("--seed", "S", accepts: .seed, default: "1", help: "Seed of the mutations; same seed, same cases."),
+        OptionSpec("--data", "DIR", accepts: .path, help: "Real recordings to mutate too (default $FEEDSIM_SHARED_DATA when set)."),
+        OptionSpec("--crash-file", "FILE", accepts: .path, help: "Write each input here before running it: after a trap it holds the input."),
+        OptionSpec("--case", "K", accepts: .integer(0...Int.max), help: "Write case K of --format to -o instead of running a round."),
+        OptionSpec("-o", "FILE", accepts: .path, help: "With --case: where to write the input."),
     ],
     run: { args in
-        if !args.positionals.isEmpty { throw UsageError("unexpected argument '\(args.positionals[0])'") }
+        try args.expectNoPositionals()
         let formats: [FuzzFormat]
         if let name = args.value("--format") {
             guard let format = FuzzFormat(rawValue: name) else {
@@ -28,18 +28,16 @@ let fuzzCommand = Command(
         } else {
             formats = FuzzFormat.allCases
         }
-        let cases = try args.int("--cases", default: 1000, in: 1...10_000_000)!
-        let seedText = args.value("--seed") ?? "1"
-        guard let seed = UInt64(seedText) else { throw UsageError("--seed: expected an unsigned integer, got '\(seedText)'") }
+        let cases = try args.int("--cases")!
+        let seed = try args.seed("--seed") ?? 1
         let dataPath = args.value("--data") ?? ProcessInfo.processInfo.environment["FEEDSIM_SHARED_DATA"]
         let corpus = FuzzCorpus(
             seedsDirectory: try? ProjectResources.seedsDirectory(),
             realDataDirectory: dataPath.flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0, isDirectory: true) })
         let round = FuzzRound(corpus: corpus, seed: seed)
 
-        if let caseText = args.value("--case") {
+        if let index = try args.int("--case") {
             guard formats.count == 1, let format = formats.first else { throw UsageError("--case needs --format") }
-            guard let index = Int(caseText), index >= 0 else { throw UsageError("--case: expected an integer ≥ 0") }
             let output = try args.required("-o")
             guard let fuzzCase = round.input(format: format, case: index) else { throw CommandFailure("no seed for \(format.rawValue)") }
             try writeOutput(Data(fuzzCase.bytes), to: output, option: "-o")
