@@ -23,9 +23,11 @@ let package = Package(
         .target(name: "FeedEngine", dependencies: ["FeedModel", "FeedLayout"]),
         .target(name: "FeedReplay", dependencies: ["FeedEngine", "FeedStore"]),
         .target(name: "FeedLoad", dependencies: ["FeedReplay", "FeedStore", "FeedSimSQLite", "FeedSimLibc"]),
+        // The fuzz driver of every trace reader and item importer (`feedsim fuzz`, and a round in the tests).
+        .target(name: "FeedFuzz", dependencies: ["FeedModel", "FeedReplay", "FeedStore"]),
         .executableTarget(
             name: "feedsim",
-            dependencies: ["FeedModel", "FeedStore", "FeedLayout", "FeedEngine", "FeedReplay", "FeedLoad"]
+            dependencies: ["FeedModel", "FeedStore", "FeedLayout", "FeedEngine", "FeedReplay", "FeedLoad", "FeedFuzz"]
         ),
         // Locates the package's files and the real data outside it, for the tests only.
         .target(name: "FeedSimTestSupport", path: "Tests/Support"),
@@ -34,6 +36,7 @@ let package = Package(
         .testTarget(name: "FeedLayoutTests", dependencies: ["FeedLayout", "FeedModel"]),
         .testTarget(name: "FeedEngineTests", dependencies: ["FeedEngine", "FeedStore", "FeedSimTestSupport"]),
         .testTarget(name: "FeedReplayTests", dependencies: ["FeedReplay", "FeedSimTestSupport"]),
+        .testTarget(name: "FeedFuzzTests", dependencies: ["FeedFuzz", "FeedReplay", "FeedStore", "FeedModel", "FeedSimTestSupport"]),
         .testTarget(name: "FeedLoadTests", dependencies: ["FeedLoad", "FeedSimTestSupport"]),
         .testTarget(name: "feedsimTests", dependencies: ["feedsim", "FeedStore", "FeedSimTestSupport"]),
     ],

@@ -27,6 +27,12 @@ enum TraceNumberFormat {
         return text
     }
 
+    /// `value` for an error message: ``format(_:)`` when it is in range, else Swift's own text
+    /// (`1e+300`, `inf`), so describing a bad number can never trap.
+    static func describe(_ value: Double) -> String {
+        value.isFinite && abs(value) < limit ? format(value) : "\(value)"
+    }
+
     /// `value` as it will read back after a write: rounded to thousandths.
     static func rounded(_ value: Double) -> Double {
         (value * 1000).rounded(.toNearestOrAwayFromZero) / 1000
