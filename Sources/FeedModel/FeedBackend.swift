@@ -68,4 +68,54 @@ public protocol FeedBackend: PageSource, RowSource {
     /// in feed order, read with a query independent of the paging code under test (not through
     /// ``PageSource``), bypassing any decorator. `limit` ≥ 0.
     func groundTruth(after cursor: Cursor, limit: Int) throws -> [Item]
+
+    /// Runs `body` (pages, probes and row fetches on this backend) as one unit of work read from
+    /// one snapshot, as a server answering one request would: a read transaction on SQLite and
+    /// PostgreSQL. The default just runs `body`, for backends whose every call is its own snapshot
+    /// (an HTTP feed API).
+    /// - Throws: what `body` throws, or the backend's error beginning or ending the unit.
+    func read<T>(_ body: () throws -> T) throws -> T
+}
+
+extension FeedBackend {
+    /// Runs `body` as is: every call its own snapshot (see the requirement).
+    public func read<T>(_ body: () throws -> T) throws -> T {
+        try body()
+    }
+}
+
+/// Opens connections to one feed of a backend: the load tester runs sessions and writers on
+/// threads of their own and opens one connection for each (a ``FeedBackend`` belongs to one thread
+/// at a time), and one ``GroundTruthReader`` per session thread for its consistency checks.
+public protocol FeedBackendConnector: Sendable {
+    /// What serves the feed, for reports: `"sqlite"`, `"postgresql"`, `"http"`, `"memory"`.
+    var backendName: String { get }
+
+    /// A new connection to the feed, for one thread at a time.
+    /// - Throws: the backend's error when it cannot be reached or the feed does not exist.
+    func connect() throws -> any FeedBackend
+
+    /// A new reader of the feed's ground truth, on a connection of its own, independent of the
+    /// paging code under test.
+    /// - Parameter reuseUnchangedSpans: whether a span asked for again may be answered from the last
+    ///   read when the backend can prove nothing was written since (SQLite's `PRAGMA data_version`).
+    func groundTruthReader(reuseUnchangedSpans: Bool) throws -> any GroundTruthReader
+}
+
+/// The ground truth the load tester's consistency checks read: what the backend holds now, read
+/// independently of the paging code under test. One thread at a time.
+public protocol GroundTruthReader: AnyObject {
+    /// The largest item id in the backend now. With insert-only writers and backend-assigned
+    /// increasing ids, exactly the items with a larger id were inserted later.
+    func maxID() throws -> Int64
+
+    /// The ids of the feed's items now from `newest` down to `oldest` in feed order, both included
+    /// (empty when `newest` comes after `oldest`), read from one snapshot.
+    /// - Parameter expected: how many ids to reserve room for.
+    func spanIDs(newest: Cursor, oldest: Cursor, expected: Int) throws -> [Int64]
+
+    /// Spans read from the backend since this reader opened.
+    var spansRead: Int { get }
+    /// Spans answered from the last read instead, the backend having proved nothing changed since.
+    var spansReused: Int { get }
 }

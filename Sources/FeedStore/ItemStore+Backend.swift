@@ -83,3 +83,10 @@ extension ItemStore {
         }
     }
 }
+
+extension FeedPageSource {
+    /// See ``ItemStore/read(_:)``: one read transaction.
+    public func read<T>(_ body: () throws -> T) throws -> T {
+        try store.read(body)
+    }
+}
