@@ -20,7 +20,6 @@ final class Connection {
     /// - Throws: ``StoreError/notADatabase(path:)`` for a file that is not SQLite, ``SQLiteError``
     ///   otherwise.
     init(path: String) throws {
-        SQLiteLibrary.configure()
         var db: OpaquePointer?
         // Serialized mode (SQLite's default build): one connection per thread is the rule, and the
         // library's own mutex is a safety net if a connection is ever handed across threads.

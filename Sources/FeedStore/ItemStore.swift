@@ -1,4 +1,5 @@
 import FeedModel
+import FeedResources
 import Foundation
 
 /// The identifier of a feed in the store (`feeds.id`).
@@ -34,17 +35,18 @@ public final class ItemStore {
     public let schemaVersion: Int
 
     /// Opens or creates the database at `path` and migrates it to the newest schema.
-    /// - Parameter schemaDirectory: the migration files; defaults to ``ProjectResources/schemaDirectory()``.
+    /// - Parameter schemaDirectory: the migration files on disk; `nil`: ``FeedResources/ResourceDirectory/schema``
+    ///   (the `Schema/` the binary carries, or `$FEEDSIM_ROOT/Schema`).
     /// - Throws: ``StoreError/notADatabase(path:)``, ``StoreError/corrupt(path:message:)``,
     ///   ``StoreError/newerSchema(path:version:newestKnown:)``, ``StoreError/resource(path:reason:)``
-    ///   for a missing `Schema/`, or ``SQLiteError``.
+    ///   for a missing or unreadable schema directory, or ``SQLiteError``.
     deinit {
         rowStatements.removeAll()  // finalize them before the connection closes
         pageStatements.removeAll()
     }
 
     public init(path: String, schemaDirectory: URL? = nil) throws {
-        let migrator = try Migrator(directory: try schemaDirectory ?? ProjectResources.schemaDirectory())
+        let migrator = try Migrator(directory: schemaDirectory.map(ResourceDirectory.directory) ?? .schema)
         connection = try Connection(path: path)
         do {
             schemaVersion = try migrator.migrate(connection)

@@ -6,6 +6,7 @@ import Foundation
 import Testing
 
 @testable import FeedLoad
+import FeedResources
 
 @Suite struct PaginationLoadSessionTests {
     /// A feed of ids 1…`count` (larger id = newer) and a session over it, pages of 10.

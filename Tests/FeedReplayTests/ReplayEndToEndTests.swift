@@ -7,6 +7,7 @@ import Foundation
 import Testing
 
 @testable import FeedReplay
+import FeedResources
 
 /// Whole replays: the shipped real traces, determinism, the SQLite store under the session.
 @Suite struct ReplayEndToEndTests {

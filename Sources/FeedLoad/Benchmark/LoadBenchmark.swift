@@ -3,6 +3,7 @@ import FeedLayout
 import FeedReplay
 import FeedStore
 import Foundation
+import FeedResources
 
 /// `feedsim bench load`: how fast the load tester's sessions page through a large store, beside a
 /// bare C-API loop running the same queries on as many threads (``RawPageLoop``), and how both

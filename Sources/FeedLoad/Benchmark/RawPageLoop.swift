@@ -80,7 +80,6 @@ enum RawPageLoop {
         path: String, feed: Int64, pageSize: Int, pagesPerWalk: Int, rowBatchSize: Int,
         rowsInPageTransaction: Bool, done: () -> Bool
     ) throws -> (pages: Int, rows: Int) {
-        SQLiteLibrary.configure()
         var db: OpaquePointer?
         guard sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_FULLMUTEX, nil) == SQLITE_OK, let db else {
             sqlite3_close_v2(db)

@@ -2,6 +2,7 @@ import FeedEngine
 import FeedLayout
 import FeedReplay
 import FeedStore
+import FeedResources
 
 /// Everything a load run needs; validated by ``LoadRunner`` before anything starts.
 public struct LoadConfiguration: Sendable {

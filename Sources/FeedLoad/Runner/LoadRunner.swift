@@ -1,5 +1,6 @@
 import FeedStore
 import Foundation
+import FeedResources
 
 /// Runs a load: checks the store and feed, starts the writers, runs the sessions on the
 /// scheduler until the duration ends or a stop, stops the writers and returns the report.
@@ -93,10 +94,9 @@ public final class LoadRunner: Sendable {
         }
     }
 
-    /// Runs the load to the end and returns its report. Raises glibc's heap trim threshold for the
-    /// process first (``HeapTuning``).
+    /// Runs the load to the end and returns its report. Process-wide memory settings
+    /// (``HeapTuning``) are the executable's to make at start, not the run's.
     public func run() -> LoadReport {
-        HeapTuning.keepFreedMemory()
         writers?.start()
         let result = scheduler.run()
         writers?.stop()

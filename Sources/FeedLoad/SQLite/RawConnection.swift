@@ -35,7 +35,6 @@ final class RawConnection {
     static let maxBusyWaits: Int32 = 10_000
 
     init(path: String) throws {
-        SQLiteLibrary.configure()
         var db: OpaquePointer?
         let code = sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, nil)
         guard code == SQLITE_OK, let db else {

@@ -2,6 +2,7 @@ import FeedEngine
 import FeedModel
 import FeedReplay
 import FeedStore
+import FeedResources
 
 /// One load session that pages down the feed as fast as the store answers: a real
 /// ``FeedEngine/FeedController`` over the session's ``TimedBackend`` (keyset or OFFSET pages), with

@@ -1,6 +1,7 @@
 import FeedLayout
 import FeedReplay
 import FeedStore
+import FeedResources
 
 /// One load session: a trace replayed through the real replay machinery (``ReplaySession``:
 /// feed controller, layout, virtualizer, scroll model) against the store on the session's own

@@ -2,6 +2,7 @@ import FeedEngine
 import FeedModel
 import FeedReplay
 import FeedStore
+import FeedResources
 
 /// The ``ReplayBackend`` of a load session: the controller's page queries and the virtualizer's
 /// row fetches run for real on the session's own SQLite connection, each timed with a monotonic

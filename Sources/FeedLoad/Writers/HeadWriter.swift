@@ -1,6 +1,7 @@
 import FeedModel
 import FeedStore
 import Foundation
+import FeedResources
 
 /// A writer of the load test: inserts items at the head of one feed at a steady rate, one
 /// `BEGIN IMMEDIATE` transaction per batch, on its own connection, counting busy waits.

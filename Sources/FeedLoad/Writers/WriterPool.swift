@@ -1,6 +1,7 @@
 import FeedStore
 import Foundation
 import Synchronization
+import FeedResources
 
 /// `count` writer threads inserting at the head of a feed at `ratePerSecond` items per second in
 /// total, each on its own connection, until stopped. Writer k inserts one batch every

@@ -3,6 +3,7 @@ import FeedLayout
 import FeedModel
 import FeedStore
 import Foundation
+import FeedResources
 
 /// `feedsim bench replay`: how fast the whole simulator replays a long session against a large
 /// SQLite feed, what it costs over the store alone, and whether its memory stays flat when the

@@ -1,5 +1,6 @@
 import FeedLayout
 import FeedStore
+import FeedResources
 
 extension ReplaySession {
     /// Replays `trace` against feed `feed` of an open SQLite store with a layout built from

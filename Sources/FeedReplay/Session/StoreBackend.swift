@@ -1,6 +1,7 @@
 import FeedEngine
 import FeedModel
 import FeedStore
+import FeedResources
 
 /// The real ``ReplayBackend``: one feed of any ``FeedModel/FeedBackend`` (a SQLite ``ItemStore``,
 /// a PostgreSQL database, an HTTP feed API), on this session's connection.

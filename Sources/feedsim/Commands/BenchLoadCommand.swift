@@ -34,6 +34,7 @@ let benchLoadCommand = Command(
             encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
             print(String(decoding: try encoder.encode(report), as: UTF8.self))
         } else {
+            print(ProcessSettings.summary)
             print(report.text)
         }
         return 0

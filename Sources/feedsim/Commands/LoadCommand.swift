@@ -2,6 +2,7 @@ import FeedLoad
 import FeedReplay
 import FeedStore
 import Foundation
+import FeedResources
 
 let loadCommand = Command(
     name: "load",

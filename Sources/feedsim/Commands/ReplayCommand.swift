@@ -2,6 +2,7 @@ import FeedLayout
 import FeedReplay
 import FeedStore
 import Foundation
+import FeedResources
 
 /// `feedsim replay`: the main job — a recorded scroll session against a seeded feed.
 let replayCommand = Command(
