@@ -30,10 +30,18 @@ let package = Package(
         .target(name: "FeedEngine", dependencies: ["FeedModel", "FeedLayout"]),
         .target(name: "FeedReplay", dependencies: ["FeedEngine", "FeedModel", "FeedResources", "FeedStore"]),
         .target(name: "FeedLoad", dependencies: ["FeedReplay", "FeedResources", "FeedStore", "FeedSimSQLite", "FeedSimLibc"]),
+        // `feedsim bench`: each benchmark beside its raw baseline, measured in the same run.
+        .target(
+            name: "FeedSimBenchmarks",
+            dependencies: [
+                "FeedModel", "FeedResources", "FeedStore", "FeedLayout", "FeedEngine", "FeedReplay", "FeedLoad",
+                "FeedSimSQLite",
+            ]),
         .executableTarget(
             name: "feedsim",
             dependencies: [
                 "FeedModel", "FeedResources", "FeedStore", "FeedLayout", "FeedEngine", "FeedReplay", "FeedLoad",
+                "FeedSimBenchmarks",
             ]
         ),
         // Locates the package's files and the real data outside it, for the tests only.
@@ -47,6 +55,9 @@ let package = Package(
             name: "FeedEngineTests", dependencies: ["FeedEngine", "FeedStore", "FeedResources", "FeedSimTestSupport"]),
         .testTarget(name: "FeedReplayTests", dependencies: ["FeedReplay", "FeedResources", "FeedSimTestSupport"]),
         .testTarget(name: "FeedLoadTests", dependencies: ["FeedLoad", "FeedResources", "FeedSimTestSupport"]),
+        .testTarget(
+            name: "FeedSimBenchmarksTests",
+            dependencies: ["FeedSimBenchmarks", "FeedLoad", "FeedReplay", "FeedEngine", "FeedModel", "FeedSimTestSupport"]),
         .testTarget(name: "feedsimTests", dependencies: ["feedsim", "FeedStore", "FeedSimTestSupport"]),
     ],
     swiftLanguageModes: [.v6]

@@ -106,7 +106,7 @@ public final class ItemStore {
 
     // MARK: Writes
 
-    static let insertSQL = """
+    package static let insertSQL = """
         INSERT INTO items (id, feed_id, published_at, kind, width, height, title, author, payload)
         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
         """

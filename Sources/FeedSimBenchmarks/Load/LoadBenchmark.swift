@@ -1,9 +1,11 @@
 import FeedEngine
 import FeedLayout
+import FeedModel
 import FeedReplay
-import FeedStore
-import Foundation
 import FeedResources
+import FeedStore
+import FeedLoad
+import Foundation
 
 /// `feedsim bench load`: how fast the load tester's sessions page through a large store, beside a
 /// bare C-API loop running the same queries on as many threads (``RawPageLoop``), and how both

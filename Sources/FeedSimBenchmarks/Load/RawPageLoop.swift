@@ -1,6 +1,12 @@
-internal import FeedSimSQLite
+import FeedEngine
+import FeedLayout
+import FeedModel
+import FeedReplay
+import FeedResources
 import FeedStore
+import FeedLoad
 import Foundation
+internal import FeedSimSQLite
 import Synchronization
 
 /// The baseline of `feedsim bench load`: the page and row queries a scroll session runs, as a

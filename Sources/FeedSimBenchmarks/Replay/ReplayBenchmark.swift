@@ -1,9 +1,11 @@
 import FeedEngine
 import FeedLayout
 import FeedModel
-import FeedStore
-import Foundation
+import FeedReplay
 import FeedResources
+import FeedStore
+import FeedLoad
+import Foundation
 
 /// `feedsim bench replay`: how fast the whole simulator replays a long session against a large
 /// SQLite feed, what it costs over the store alone, and whether its memory stays flat when the

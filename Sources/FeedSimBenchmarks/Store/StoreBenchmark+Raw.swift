@@ -1,7 +1,12 @@
+import FeedEngine
+import FeedLayout
 import FeedModel
-internal import FeedSimSQLite
-import Foundation
+import FeedReplay
 import FeedResources
+import FeedStore
+import FeedLoad
+import Foundation
+internal import FeedSimSQLite
 
 /// The baseline of `feedsim bench store`: the same work as the store's API, written as a minimal
 /// loop over the SQLite C API (no wrapper classes, no statement cache lookups, no error structs).

@@ -1,5 +1,10 @@
+import FeedEngine
+import FeedLayout
 import FeedModel
+import FeedReplay
 import FeedResources
+import FeedStore
+import FeedLoad
 import Foundation
 
 /// `feedsim bench store`: the store's API against a minimal raw SQLite C-API loop doing the same

@@ -1,4 +1,5 @@
 import FeedLoad
+import FeedSimBenchmarks
 import Foundation
 
 let benchLoadCommand = Command(

@@ -1,4 +1,5 @@
 import FeedStore
+import FeedSimBenchmarks
 import Foundation
 
 let benchStoreCommand = Command(
