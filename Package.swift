@@ -28,7 +28,7 @@ let package = Package(
         .target(name: "FeedStore", dependencies: ["FeedModel", "FeedResources", "FeedSimSQLite"]),
         .target(name: "FeedLayout"),
         .target(name: "FeedEngine", dependencies: ["FeedModel", "FeedLayout"]),
-        .target(name: "FeedReplay", dependencies: ["FeedEngine", "FeedModel", "FeedResources", "FeedStore"]),
+        .target(name: "FeedReplay", dependencies: ["FeedEngine", "FeedModel", "FeedResources"]),
         .target(name: "FeedLoad", dependencies: ["FeedReplay", "FeedResources", "FeedStore", "FeedSimSQLite", "FeedSimLibc"]),
         // `feedsim bench`: each benchmark beside its raw baseline, measured in the same run.
         .target(
@@ -53,7 +53,8 @@ let package = Package(
         .testTarget(name: "FeedLayoutTests", dependencies: ["FeedLayout", "FeedModel"]),
         .testTarget(
             name: "FeedEngineTests", dependencies: ["FeedEngine", "FeedStore", "FeedResources", "FeedSimTestSupport"]),
-        .testTarget(name: "FeedReplayTests", dependencies: ["FeedReplay", "FeedResources", "FeedSimTestSupport"]),
+        .testTarget(
+            name: "FeedReplayTests", dependencies: ["FeedReplay", "FeedStore", "FeedResources", "FeedSimTestSupport"]),
         .testTarget(name: "FeedLoadTests", dependencies: ["FeedLoad", "FeedResources", "FeedSimTestSupport"]),
         .testTarget(
             name: "FeedSimBenchmarksTests",

@@ -76,7 +76,8 @@ import FeedResources
                 seed: 99)
             options.keepTimeline = true
             let result = try ReplaySession.run(
-                trace: trace, store: store, feed: "home", layout: LayoutConfiguration(kind: .mosaic), options: options,
+                trace: trace, backend: store.pages(feed: try store.requireFeed(named: "home")),
+                layout: LayoutConfiguration(kind: .mosaic), options: options,
                 insertPreset: try Preset.named("mixed"))
             return (try result.report.jsonData(), result.timelineCSV!)
         }
@@ -113,7 +114,8 @@ import FeedResources
         let options = ReplayOptions(controller: FeedController.Configuration(), latency: .fixed(ms: 50))
         func replay(keep: Bool) throws -> Data {
             try ReplaySession.run(
-                trace: trace, store: store, feed: "home", layout: LayoutConfiguration(kind: .grid), options: options,
+                trace: trace, backend: store.pages(feed: try store.requireFeed(named: "home")),
+                layout: LayoutConfiguration(kind: .grid), options: options,
                 insertPreset: try Preset.named("mixed"), keepInserts: keep
             ).report.jsonData()
         }

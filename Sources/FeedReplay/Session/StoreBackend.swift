@@ -1,10 +1,10 @@
 import FeedEngine
 import FeedModel
-import FeedStore
+import FeedResources
 import FeedResources
 
-/// The real ``ReplayBackend``: one feed of any ``FeedModel/FeedBackend`` (a SQLite ``ItemStore``,
-/// a PostgreSQL database, an HTTP feed API), on this session's connection.
+/// The real ``ReplayBackend``: one feed of any ``FeedModel/FeedBackend`` (a SQLite file, a
+/// PostgreSQL database, an HTTP feed API), on this session's connection.
 ///
 /// Upstream inserts write real rows at the feed's head, generated from a preset, so a later
 /// Refresh finds them. Virtual time 0 is mapped to just after the newest item at the start, so
@@ -27,15 +27,6 @@ public final class StoreBackend: ReplayBackend {
         let (start, overflow) = newest.addingReportingOverflow(1)
         self.epoch = overflow ? newest : start
         self.generator = ItemGenerator(preset: insertPreset, seed: seed, start: epoch)
-    }
-
-    /// - Parameters:
-    ///   - store: an open store; the backend uses its connection (one per thread).
-    ///   - feed: the feed replayed.
-    ///   - insertPreset: the preset new items are generated from; `seed` seeds that generator.
-    /// - Throws: ``SQLiteError`` when the newest item cannot be read.
-    public convenience init(store: ItemStore, feed: FeedID, insertPreset: Preset, seed: UInt64) throws {
-        try self.init(backend: store.pages(feed: feed), insertPreset: insertPreset, seed: seed)
     }
 
     public func page(_ request: FeedController.FetchRequest) throws -> Page {

@@ -38,8 +38,9 @@ let replayCommand = Command(
         let trace = try loadTrace(path: tracePath, format: arguments.value("--trace-format"))
         let store = try openExistingStore(path: dbPath)
         let preset = try Preset.named(arguments.value("--insert-preset") ?? "mixed")
+        let feed = try store.requireFeed(named: arguments.value("--feed") ?? "home")
         let result = try ReplaySession.run(
-            trace: trace, store: store, feed: arguments.value("--feed") ?? "home", layout: layout, options: options,
+            trace: trace, backend: store.pages(feed: feed), layout: layout, options: options,
             insertPreset: preset, keepInserts: arguments.flag("--keep-inserts"))
         try writeReplayOutputs(result, arguments: arguments)
         return result.report.violations.isEmpty ? 0 : 2

@@ -69,8 +69,8 @@ enum FeedDemo {
             let file = "traces/\(plan.trace)"
             let trace = try Trace.read(from: String(decoding: try seeds.data(file), as: UTF8.self), file: seeds.path(file))
             let result = try ReplaySession.run(
-                trace: trace, store: store, feed: plan.feed, layout: plan.layout, options: options,
-                insertPreset: insertPreset)
+                trace: trace, backend: store.pages(feed: try store.requireFeed(named: plan.feed)), layout: plan.layout,
+                options: options, insertPreset: insertPreset)
             return Run(title: plan.title, trace: plan.trace, feed: plan.feed, result: result)
         }
     }
