@@ -53,6 +53,15 @@ public protocol FeedBackend: PageSource, RowSource {
     @discardableResult
     func insert(_ items: [NewItem]) throws -> [Int64]
 
+    /// Writes items at the feed's head: `makeItems` gets the newest `published_at` now (`nil` for an
+    /// empty feed) and returns the items to write, each published after it. SQLite reads and
+    /// writes in one write transaction (`BEGIN IMMEDIATE`), so no other writer's item lands above
+    /// them in between; the default reads the newest page, then calls ``insert(_:)``.
+    /// - Returns: the ids written, in order.
+    /// - Throws: the backend's error; nothing is written then.
+    @discardableResult
+    func insertAtHead(_ makeItems: (_ newestPublishedAt: Int64?) -> [NewItem]) throws -> [Int64]
+
     /// Replaces the title, author and payload of the rows with these ids (stubs and feed order are
     /// unchanged), in one transaction. Ids that do not exist are ignored.
     /// - Returns: how many rows were updated.
@@ -78,6 +87,12 @@ public protocol FeedBackend: PageSource, RowSource {
 }
 
 extension FeedBackend {
+    /// Reads the newest item, then inserts what `makeItems` returns (two steps; see the requirement).
+    @discardableResult
+    public func insertAtHead(_ makeItems: (_ newestPublishedAt: Int64?) -> [NewItem]) throws -> [Int64] {
+        try insert(makeItems(try newest(limit: 1).items.first?.publishedAt))
+    }
+
     /// Runs `body` as is: every call its own snapshot (see the requirement).
     public func read<T>(_ body: () throws -> T) throws -> T {
         try body()
@@ -118,4 +133,20 @@ public protocol GroundTruthReader: AnyObject {
     var spansRead: Int { get }
     /// Spans answered from the last read instead, the backend having proved nothing changed since.
     var spansReused: Int { get }
+}
+
+/// A backend that also serves pages by position (`LIMIT ? OFFSET ?`): the baseline the load
+/// tester's `--pagination offset` compares keyset cursors with, which repeats and skips items
+/// under concurrent writes. Not part of ``FeedBackend``: a backend need not offer it.
+public protocol OffsetPageSource {
+    /// Up to `limit` items of the feed starting at position `offset` (0 = the newest), in feed
+    /// order; `hasMoreAfter` when more follow. `offset` ≥ 0, `limit` ≥ 1.
+    func offsetPage(offset: Int, limit: Int) throws -> Page
+}
+
+/// A backend connection that counts how often a write found another connection holding the lock
+/// and waited before retrying (SQLite's `SQLITE_BUSY`), for the load tester's report.
+public protocol LockWaitCounting {
+    /// Waits since the connection opened.
+    var lockWaits: Int { get }
 }
