@@ -29,7 +29,7 @@ let package = Package(
         .target(name: "FeedLayout"),
         .target(name: "FeedEngine", dependencies: ["FeedModel", "FeedLayout"]),
         .target(name: "FeedReplay", dependencies: ["FeedEngine", "FeedModel", "FeedResources"]),
-        .target(name: "FeedLoad", dependencies: ["FeedReplay", "FeedResources", "FeedStore", "FeedSimSQLite", "FeedSimLibc"]),
+        .target(name: "FeedLoad", dependencies: ["FeedReplay", "FeedModel", "FeedResources", "FeedSimLibc"]),
         // `feedsim bench`: each benchmark beside its raw baseline, measured in the same run.
         .target(
             name: "FeedSimBenchmarks",
@@ -55,7 +55,8 @@ let package = Package(
             name: "FeedEngineTests", dependencies: ["FeedEngine", "FeedStore", "FeedResources", "FeedSimTestSupport"]),
         .testTarget(
             name: "FeedReplayTests", dependencies: ["FeedReplay", "FeedStore", "FeedResources", "FeedSimTestSupport"]),
-        .testTarget(name: "FeedLoadTests", dependencies: ["FeedLoad", "FeedResources", "FeedSimTestSupport"]),
+        .testTarget(
+            name: "FeedLoadTests", dependencies: ["FeedLoad", "FeedStore", "FeedResources", "FeedSimTestSupport"]),
         .testTarget(
             name: "FeedSimBenchmarksTests",
             dependencies: ["FeedSimBenchmarks", "FeedLoad", "FeedReplay", "FeedEngine", "FeedModel", "FeedSimTestSupport"]),

@@ -110,11 +110,20 @@ public protocol FeedBackendConnector: Sendable {
     /// - Throws: the backend's error when it cannot be reached or the feed does not exist.
     func connect() throws -> any FeedBackend
 
+    /// A new connection for a writer thread (the load tester's writers and a trace's insert
+    /// events). The default is ``connect()``; SQLite opens it counting its lock waits.
+    func connectWriter() throws -> any FeedBackend
+
     /// A new reader of the feed's ground truth, on a connection of its own, independent of the
     /// paging code under test.
     /// - Parameter reuseUnchangedSpans: whether a span asked for again may be answered from the last
     ///   read when the backend can prove nothing was written since (SQLite's `PRAGMA data_version`).
     func groundTruthReader(reuseUnchangedSpans: Bool) throws -> any GroundTruthReader
+}
+
+extension FeedBackendConnector {
+    /// ``connect()``.
+    public func connectWriter() throws -> any FeedBackend { try connect() }
 }
 
 /// The ground truth the load tester's consistency checks read: what the backend holds now, read
@@ -149,4 +158,11 @@ public protocol OffsetPageSource {
 public protocol LockWaitCounting {
     /// Waits since the connection opened.
     var lockWaits: Int { get }
+}
+
+/// A backend error that names its code, for reports that group errors by it (`"SQLITE_BUSY"`, a
+/// SQLSTATE, an HTTP status).
+public protocol NamedErrorCode: Error {
+    /// The code's name.
+    var codeName: String { get }
 }

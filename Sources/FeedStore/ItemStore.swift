@@ -45,9 +45,14 @@ public final class ItemStore {
         pageStatements.removeAll()
     }
 
-    public init(path: String, schemaDirectory: URL? = nil) throws {
+    public convenience init(path: String, schemaDirectory: URL? = nil) throws {
+        try self.init(path: path, schemaDirectory: schemaDirectory, options: .standard)
+    }
+
+    /// As ``init(path:schemaDirectory:)``, with the connection opened with `options`.
+    init(path: String, schemaDirectory: URL? = nil, options: Connection.Options) throws {
         let migrator = try Migrator(directory: schemaDirectory.map(ResourceDirectory.directory) ?? .schema)
-        connection = try Connection(path: path)
+        connection = try Connection(path: path, options: options)
         do {
             schemaVersion = try migrator.migrate(connection)
         } catch let error as SQLiteError where error.isNotADatabase {
@@ -134,7 +139,7 @@ public final class ItemStore {
         }
     }
 
-    private func insertWithoutTransaction(_ items: [NewItem], feed: FeedID) throws -> [Int64] {
+    func insertWithoutTransaction(_ items: [NewItem], feed: FeedID) throws -> [Int64] {
         let statement = try connection.cachedStatement(Self.insertSQL)
         var ids: [Int64] = []
         ids.reserveCapacity(items.count)
@@ -159,8 +164,8 @@ public final class ItemStore {
         statement.bind(item.payload, at: 9)
         do {
             _ = try statement.step()
-        } catch let error as SQLiteError where error.extendedCode == 1555 && item.id != nil {
-            throw StoreError.duplicateID(item.id ?? 0)  // SQLITE_CONSTRAINT_PRIMARYKEY
+        } catch let error as SQLiteError where error.isPrimaryKeyConstraint && item.id != nil {
+            throw StoreError.duplicateID(item.id ?? 0)
         }
         return connection.lastInsertRowID
     }

@@ -1,12 +1,12 @@
 import FeedEngine
 import FeedLayout
 import FeedReplay
-import FeedStore
 import FeedResources
 
 /// Everything a load run needs; validated by ``LoadRunner`` before anything starts.
 public struct LoadConfiguration: Sendable {
-    /// The SQLite database file (a seeded store; `:memory:` cannot be shared between connections).
+    /// The backend's address: for SQLite the database file (a seeded store; `:memory:` cannot be
+    /// shared between connections). The caller's `openBackend` (``LoadRunner``) opens it.
     public var path: String
     /// The feed the sessions scroll and the writers insert into.
     public var feedName: String

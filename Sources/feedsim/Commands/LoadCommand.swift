@@ -1,4 +1,5 @@
 import FeedLoad
+import FeedModel
 import FeedReplay
 import FeedStore
 import Foundation
@@ -46,7 +47,7 @@ let loadCommand = Command(
         let configuration = try LoadCommandSupport.configuration(arguments)
         let stop = StopSignal()
         stop.installInterruptHandler()
-        let runner = try LoadRunner(configuration: configuration, stop: stop)
+        let runner = try LoadRunner(configuration: configuration, stop: stop, openBackend: openSQLite)
         let report = LoadCommandSupport.runWithProgress(runner)
         print(arguments.flag("--json") ? try report.json() : report.text, terminator: arguments.flag("--json") ? "\n" : "")
         return report.hasViolations ? 2 : 0
@@ -138,4 +139,9 @@ enum LoadCommandSupport {
         Thread.sleep(forTimeInterval: 0.01)
         return report
     }
+}
+
+/// Opens the SQLite file (`--db`) and feed (`--feed`) a load names: the backend `feedsim load` hands over.
+func openSQLite(_ configuration: LoadConfiguration) throws -> any FeedBackendConnector {
+    try SQLiteConnector(path: configuration.path, feedName: configuration.feedName)
 }
