@@ -9,7 +9,7 @@ let replayCommand = Command(
     name: "replay",
     summary: "Replay a scroll trace against a feed on a virtual clock and report what a person would have seen.",
     usage: """
-        replay --db PATH --trace FILE [--trace-format F] [--feed NAME] [--kind K and layout options]
+        replay --db PATH --trace FILE [--trace-format F] [--feed NAME] [--layout L and layout options]
                       [--ranges PRESET] [--page-size N] [--prefetch D] [--scroll P] [--pull-threshold PT]
                       [--latency M] [--faults F] [--seed S]
                       [--json | --report FILE] [--timeline FILE]
