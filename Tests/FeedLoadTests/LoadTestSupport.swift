@@ -27,5 +27,6 @@ func newItem(_ id: Int64) -> NewItem {
 
 /// Opens the SQLite file and feed a load configuration names, as `feedsim load` does.
 func openSQLite(_ configuration: LoadConfiguration) throws -> any FeedBackendConnector {
-    try SQLiteConnector(path: configuration.path, feedName: configuration.feedName)
+    try configuration.checkDatabaseFile()
+    return try SQLiteConnector(path: configuration.path, feedName: configuration.feedName)
 }

@@ -1,4 +1,5 @@
 import FeedEngine
+import Foundation
 import FeedLayout
 import FeedReplay
 import FeedResources
@@ -86,4 +87,18 @@ public struct LoadConfigurationError: Error, CustomStringConvertible, Sendable {
     public var field: String
     public var reason: String
     public var description: String { "\(field): \(reason)" }
+}
+
+extension LoadConfiguration {
+    /// For a backend in a database file (SQLite): checks that ``path`` names an existing file that
+    /// every session's connection can open, before the caller opens it.
+    /// - Throws: ``LoadConfigurationError`` for field `db`.
+    public func checkDatabaseFile() throws {
+        guard path != ":memory:", !path.isEmpty else {
+            throw LoadConfigurationError(field: "db", reason: "a load needs a database file that every session can open")
+        }
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw LoadConfigurationError(field: "db", reason: "\(path): no such file (create it with `feedsim seed`)")
+        }
+    }
 }

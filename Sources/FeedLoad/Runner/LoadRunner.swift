@@ -25,12 +25,6 @@ public final class LoadRunner: Sendable {
         func fail(_ field: String, _ reason: String) -> LoadConfigurationError {
             LoadConfigurationError(field: field, reason: reason)
         }
-        guard configuration.path != ":memory:", !configuration.path.isEmpty else {
-            throw fail("db", "a load needs a database file that every session can open")
-        }
-        guard FileManager.default.fileExists(atPath: configuration.path) else {
-            throw fail("db", "\(configuration.path): no such file (create it with `feedsim seed`)")
-        }
         do { try configuration.replay.controller.validate() } catch { throw fail("controller", "\(error)") }
         guard configuration.durationSeconds > 0, configuration.durationSeconds.isFinite else {
             throw fail("duration", "must be a positive number of seconds")

@@ -303,5 +303,6 @@ public enum LoadBenchmark {
 
 /// Opens the SQLite file and feed a load configuration names, as `feedsim load` does.
 private func openSQLite(_ configuration: LoadConfiguration) throws -> any FeedBackendConnector {
-    try SQLiteConnector(path: configuration.path, feedName: configuration.feedName)
+    try configuration.checkDatabaseFile()
+    return try SQLiteConnector(path: configuration.path, feedName: configuration.feedName)
 }

@@ -148,5 +148,6 @@ enum LoadCommandSupport {
 
 /// Opens the SQLite file (`--db`) and feed (`--feed`) a load names: the backend `feedsim load` hands over.
 func openSQLite(_ configuration: LoadConfiguration) throws -> any FeedBackendConnector {
-    try SQLiteConnector(path: configuration.path, feedName: configuration.feedName)
+    try configuration.checkDatabaseFile()
+    return try SQLiteConnector(path: configuration.path, feedName: configuration.feedName)
 }
