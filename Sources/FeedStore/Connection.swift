@@ -1,4 +1,5 @@
 internal import FeedSimSQLite
+import Foundation
 
 /// One SQLite connection: owns the handle and closes it (`sqlite3_close_v2`) in `deinit`.
 ///
@@ -54,14 +55,29 @@ final class Connection {
     /// (``Options/Busy/countingWaits(maxWaits:)`` only; always 0 with a timeout).
     private(set) var busyWaits = 0
 
-    /// Opens (creating if needed) the database at `path`; `":memory:"` opens a private in-memory one.
-    /// - Throws: ``StoreError/notADatabase(path:)`` for a file that is not SQLite, ``SQLiteError``
-    ///   otherwise.
-    init(path: String, options: Options = .standard) throws {
+    /// Whether this connection was opened with `SQLITE_OPEN_READONLY`.
+    let readOnly: Bool
+
+    /// Opens (creating if needed, unless `readOnly`) the database at `path`; `":memory:"` opens a
+    /// private in-memory one.
+    ///
+    /// A read-only connection (`SQLITE_OPEN_READONLY`) changes nothing in the file: no WAL switch,
+    /// no migration; it reads a WAL database as it is (<https://sqlite.org/wal.html#readonly>).
+    /// Before anything is changed, the file's tables are checked (``StoreSchemaCheck``): a foreign
+    /// SQLite database is refused untouched, whatever its `user_version`.
+    /// - Throws: ``StoreError/notADatabase(path:)`` for a file that is not SQLite,
+    ///   ``StoreError/foreignDatabase(path:reason:)``, ``StoreError/emptyDatabase(path:)`` (read-only
+    ///   only), ``SQLiteError`` otherwise.
+    /// - Parameter newestSchemaVersion: the newest migration known (a higher `user_version` is
+    ///   ``StoreError/newerSchema(path:version:newestKnown:)``); `nil` when opened without a migrator.
+    /// - Parameter options: threading mode and busy handling (``Options/standard``: serialized, a
+    ///   10 s busy timeout).
+    init(path: String, readOnly: Bool = false, newestSchemaVersion: Int? = nil, options: Options = .standard) throws {
         var db: OpaquePointer?
         let mutex = options.threading == .serialized ? SQLITE_OPEN_FULLMUTEX : SQLITE_OPEN_NOMUTEX
-        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | mutex
-        let code = sqlite3_open_v2(path, &db, flags, nil)
+        let flags =
+            (readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE) | mutex | SQLITE_OPEN_URI
+        let code = sqlite3_open_v2(Self.uri(path: path, readOnly: readOnly), &db, flags, nil)
         guard code == SQLITE_OK, let db else {
             let error = SQLiteError.capture(db, code: code, sql: nil, path: path)
             sqlite3_close_v2(db)
@@ -69,6 +85,7 @@ final class Connection {
         }
         self.path = path
         self.handle = db
+        self.readOnly = readOnly
         sqlite3_extended_result_codes(db, 1)
         switch options.busy {
         case .timeout(let milliseconds):
@@ -90,12 +107,17 @@ final class Connection {
         }
         do {
             try execute("PRAGMA foreign_keys = ON")
-            // Someone else's database (tables, no FeedSim schema version) is refused before anything,
-            // journal mode included, is changed in it.
-            if try scalarInt("PRAGMA user_version") == 0, try scalarInt("SELECT count(*) FROM sqlite_master") > 0 {
-                throw StoreError.foreignDatabase(path: path)
+            // Someone else's database is refused before anything, journal mode included, is changed in it.
+            switch try StoreSchemaCheck.inspect(self, newestKnown: newestSchemaVersion) {
+            case .feedSim: break
+            case .newer(let version):
+                throw StoreError.newerSchema(path: path, version: version, newestKnown: newestSchemaVersion ?? 0)
+            case .empty:
+                if readOnly { throw StoreError.emptyDatabase(path: path) }
+            case .foreign(let reason):
+                throw StoreError.foreignDatabase(path: path, reason: reason)
             }
-            if path != ":memory:" && !path.isEmpty {
+            if !readOnly && path != ":memory:" && !path.isEmpty {
                 let mode = try scalarText("PRAGMA journal_mode = WAL")
                 guard mode.lowercased() == "wal" else {
                     throw StoreError.resource(path: path, reason: "could not switch to WAL (journal mode is \(mode))")
@@ -107,6 +129,28 @@ final class Connection {
         } catch let error as SQLiteError where error.isCorrupt {
             throw StoreError.corrupt(path: path, message: error.message)
         }
+    }
+
+    /// The `file:` URI SQLite opens (<https://sqlite.org/uri.html>): the path percent-encoded, with
+    /// `immutable=1` for a read-only open of a database whose directory this process cannot write
+    /// and which has no `-shm` file: a WAL database can then not be read any other way
+    /// (<https://sqlite.org/wal.html#readonly>), and nobody can be writing it without that file.
+    static func uri(path: String, readOnly: Bool) -> String {
+        if path == ":memory:" || path.isEmpty { return path }
+        let allowed = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~/".utf8)
+        var encoded = ""
+        for byte in path.utf8 {
+            if allowed.contains(byte) {
+                encoded.unicodeScalars.append(Unicode.Scalar(byte))
+            } else {
+                encoded += String(format: "%%%02X", byte)
+            }
+        }
+        guard readOnly else { return "file:" + encoded }
+        let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        let immutable = access(directory, W_OK) != 0 && access(path + "-shm", F_OK) != 0
+            && access(path + "-wal", F_OK) != 0
+        return "file:" + encoded + "?mode=ro" + (immutable ? "&immutable=1" : "")
     }
 
     deinit {

@@ -28,7 +28,7 @@ public struct SQLiteConnector: FeedBackendConnector {
     }
 
     public func connectWriter() throws -> any FeedBackend {
-        try ItemStore(path: path, options: .loadTester).pages(feed: feed)
+        try ItemStore(path: path, readOnly: false, options: .loadTester).pages(feed: feed)
     }
 
     public func groundTruthReader(reuseUnchangedSpans: Bool) throws -> any GroundTruthReader {

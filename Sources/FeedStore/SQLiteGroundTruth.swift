@@ -25,7 +25,7 @@ public final class SQLiteGroundTruth: GroundTruthReader {
     /// Opens its own connection to the database at `path`.
     /// - Throws: ``StoreError`` or ``SQLiteError`` when the file cannot be opened as a FeedSim store.
     public init(path: String, feed: FeedID, reuseUnchangedSpans: Bool = true) throws {
-        connection = try ItemStore(path: path, options: .loadTester).connection
+        connection = try ItemStore(path: path, readOnly: false, options: .loadTester).connection
         self.feed = feed
         self.reusesUnchangedSpans = reuseUnchangedSpans
         maxIDStatement = try connection.prepare("SELECT coalesce(max(id), 0) FROM items")

@@ -30,7 +30,7 @@ final class HeadWriter {
         defer { metrics.busyWaits += (waits?.lockWaits ?? 0) - waitsBefore }
         do {
             let ids = try backend.insertAtHead { newest in
-                generator.items(count: batch, notBefore: (newest ?? 0) + 1)
+                generator.items(count: batch, notBefore: newest.map { $0 < Int64.max ? $0 + 1 : Int64.max } ?? 1)
             }
             metrics.record(.insert, nanoseconds: start.duration(to: clock.now).nanoseconds)
             metrics.inserted += ids.count
