@@ -23,6 +23,7 @@ import Testing
             replay: ReplayOptions(controller: FeedController.Configuration(pageSize: 10, initialLoadPages: 1)),
             timeScale: nil, pagination: pagination, durationSeconds: 0.6, workers: 2, writers: writers, writeRate: 200)
         configuration.session = session
+        configuration.keepWrites = true  // the test counts the writers' rows afterwards
         return configuration
     }
 

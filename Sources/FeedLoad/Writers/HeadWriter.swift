@@ -41,4 +41,12 @@ final class HeadWriter {
             return []
         }
     }
+
+    /// Deletes the items with `ids` through the backend, in one transaction.
+    /// - Returns: how many were deleted (ids already gone are skipped).
+    /// - Throws: the backend's error; then nothing was deleted.
+    func delete(ids: [Int64]) throws -> Int {
+        guard !ids.isEmpty else { return 0 }
+        return try backend.delete(ids: ids)
+    }
 }

@@ -12,6 +12,7 @@ let replayCommand = Command(
         replay --db PATH --trace FILE [--trace-format F] [--feed NAME] [--kind K and layout options]
                       [--ranges PRESET] [--page-size N] [--prefetch D] [--scroll P] [--pull-threshold PT]
                       [--latency M] [--faults F] [--seed S]
+                      [--viewport WxH] [--refresh-rate HZ] [importer options: --px-per-pt K ...]
                       [--json | --report FILE] [--timeline FILE]
         """,
     options: [
@@ -28,7 +29,7 @@ let replayCommand = Command(
         OptionSpec("--json", .flag, help: "Print the JSON report on stdout instead of the summary."),
         OptionSpec("--report", "FILE", accepts: .path, help: "Also write the JSON report to FILE."),
         OptionSpec("--timeline", "FILE", accepts: .path, help: "Write one CSV row per frame to FILE."),
-    ] + LayoutOptions.specs + ReplayOptionsParsing.specs,
+    ] + LayoutOptions.specs + ReplayOptionsParsing.specs + TraceImportParsing.specs,
     run: { arguments in
         Interruption.shared.install()  // first: a signal during the trace's parse still stops the replay
         let dbPath = try arguments.required("--db")
@@ -39,7 +40,10 @@ let replayCommand = Command(
         let layout = try LayoutOptions.configuration(from: arguments, defaultKind: .grid)
         // A layout with a refresh view: the refresh control holds its height open while refreshing.
         if layout.refreshHeight > 0 { options.refreshControlHeight = layout.refreshHeight }
-        let trace = try loadTrace(path: tracePath, format: arguments.value("--trace-format"))
+        let imported = try TraceImportParsing.load(path: tracePath, format: arguments.value("--trace-format"), arguments)
+        TraceImportParsing.warn(imported)
+        options.traceNotes = imported.guesses
+        let trace = imported.trace
         let keepInserts = arguments.flag("--keep-inserts")
         let store = try openExistingStore(path: dbPath, writes: keepInserts && ReplaySession.writes(trace))
         let preset = try Preset.named(arguments.value("--insert-preset") ?? "mixed")
@@ -50,17 +54,6 @@ let replayCommand = Command(
         return result.report.violations.isEmpty ? 0 : 2
     }
 )
-
-/// Reads a trace in any supported format. - Throws: ``CommandFailure`` for an unknown format;
-/// ``TraceError`` naming the file, line and field for malformed input.
-func loadTrace(path: String, format: String?) throws -> Trace {
-    let name = format ?? "jsonl"
-    guard let traceFormat = TraceFormat(rawValue: name) else {
-        throw CommandFailure("--trace-format: unknown format '\(name)' (jsonl, evemu, chrome, touch-csv, rrweb)")
-    }
-    guard FileManager.default.fileExists(atPath: path) else { throw CommandFailure("\(path): no such file") }
-    return try traceFormat.load(contentsOf: path)
-}
 
 /// Opens a database that must already exist (replaying against a fresh empty file is a mistake),
 /// read-only unless `writes` (`replay --keep-inserts` of a trace with insert events).
