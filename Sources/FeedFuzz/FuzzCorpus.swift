@@ -1,3 +1,4 @@
+import FeedResources
 import Foundation
 
 /// The valid inputs the fuzzer mutates, per format: the samples built into the binary, the
@@ -17,18 +18,20 @@ public struct FuzzCorpus: Sendable {
     public static let maximumSeedBytes = 256 * 1024
 
     /// - Parameters:
-    ///   - seedsDirectory: the package's `Seeds/` (its `traces/*.jsonl` and `wikimedia/*.csv`); `nil` to skip.
+    ///   - seeds: the package's `Seeds/` (embedded, or `--seeds DIR`) (its `traces/*.jsonl` and `wikimedia/*.csv`); `nil` to skip.
     ///   - realDataDirectory: the real data directory; `nil` to skip.
     ///   - maximumSeedBytes: files are cut to this many bytes (default ``maximumSeedBytes``).
-    public init(seedsDirectory: URL?, realDataDirectory: URL?, maximumSeedBytes: Int = FuzzCorpus.maximumSeedBytes) {
-        var seeds: [FuzzFormat: [Seed]] = [:]
-        for (format, samples) in Self.builtInSamples {
-            seeds[format] = samples.map { Seed(name: "builtin:\($0.name)", bytes: Array($0.text.utf8)) }
+    public init(seeds: ResourceDirectory?, realDataDirectory: URL?, maximumSeedBytes: Int = FuzzCorpus.maximumSeedBytes) {
+        var samples: [FuzzFormat: [Seed]] = [:]
+        for (format, builtIn) in Self.builtInSamples {
+            samples[format] = builtIn.map { Seed(name: "builtin:\($0.name)", bytes: Array($0.text.utf8)) }
+        }
+        func addData(_ format: FuzzFormat, _ name: String, _ data: Data?) {
+            guard let data else { return }
+            samples[format, default: []].append(Seed(name: name, bytes: Array(data.prefix(maximumSeedBytes))))
         }
         func add(_ format: FuzzFormat, _ url: URL) {
-            guard let data = try? Data(contentsOf: url) else { return }
-            seeds[format, default: []].append(
-                Seed(name: url.lastPathComponent, bytes: Array(data.prefix(maximumSeedBytes))))
+            addData(format, url.lastPathComponent, try? Data(contentsOf: url))
         }
         func files(_ directory: URL?) -> [URL] {
             guard let directory,
@@ -36,12 +39,14 @@ public struct FuzzCorpus: Sendable {
             else { return [] }
             return names.sorted().map { directory.appendingPathComponent($0) }
         }
-        if let seedsDirectory {
-            for url in files(seedsDirectory.appendingPathComponent("traces")) where url.pathExtension == "jsonl" {
-                add(.jsonl, url)
+        if let seeds {
+            let traces = seeds.subdirectory("traces")
+            for name in (try? traces.fileNames()) ?? [] where name.hasSuffix(".jsonl") {
+                addData(.jsonl, name, try? traces.data(name))
             }
-            for url in files(seedsDirectory.appendingPathComponent("wikimedia")) where url.pathExtension == "csv" {
-                add(.itemsCSV, url)
+            let wikimedia = seeds.subdirectory("wikimedia")
+            for name in (try? wikimedia.fileNames()) ?? [] where name.hasSuffix(".csv") {
+                addData(.itemsCSV, name, try? wikimedia.data(name))
             }
         }
         for url in files(realDataDirectory) {
@@ -58,7 +63,7 @@ public struct FuzzCorpus: Sendable {
                 add(.rrweb, url)
             }
         }
-        self.seeds = seeds
+        self.seeds = samples
     }
 
     /// The seeds of `format`, built-in samples first.

@@ -1,3 +1,4 @@
+import FeedResources
 import FeedFuzz
 import FeedSimTestSupport
 import Foundation
@@ -6,14 +7,14 @@ import Testing
 /// The fixed-seed fuzz round of every reader, and the inputs that once trapped.
 @Suite struct FuzzRoundTests {
     /// The built-in samples and the package's `Seeds/` (small files: the round takes seconds).
-    static let corpus = FuzzCorpus(seedsDirectory: RealData.packageFile("Seeds"), realDataDirectory: nil, maximumSeedBytes: 8192)
+    static let corpus = FuzzCorpus(seeds: .directory(RealData.packageFile("Seeds")), realDataDirectory: nil, maximumSeedBytes: 8192)
     /// The same and the real recordings and datasets, when present.
     static let realCorpus = FuzzCorpus(
-        seedsDirectory: RealData.packageFile("Seeds"), realDataDirectory: RealData.directory, maximumSeedBytes: 32_768)
+        seeds: .directory(RealData.packageFile("Seeds")), realDataDirectory: RealData.directory, maximumSeedBytes: 32_768)
 
     @Test(arguments: FuzzFormat.allCases)
     func everyBuiltInSampleIsAccepted(format: FuzzFormat) {
-        let samples = FuzzCorpus(seedsDirectory: nil, realDataDirectory: nil).seeds(for: format)
+        let samples = FuzzCorpus(seeds: nil, realDataDirectory: nil).seeds(for: format)
         #expect(!samples.isEmpty)
         for sample in samples {
             #expect(format.run(Data(sample.bytes), file: sample.name) == .accepted, "\(sample.name)")

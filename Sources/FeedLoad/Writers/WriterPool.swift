@@ -1,6 +1,7 @@
-import FeedStore
+import FeedModel
 import Foundation
 import Synchronization
+import FeedResources
 
 /// `count` writer threads inserting at the head of a feed at `ratePerSecond` items per second in
 /// total, each on its own connection, until stopped. Writer k inserts one batch every
@@ -10,8 +11,7 @@ public final class WriterPool: Sendable {
     public let count: Int
     public let ratePerSecond: Double
     public let batch: Int
-    private let path: String
-    private let feed: FeedID
+    private let connector: any FeedBackendConnector
     private let preset: Preset
     private let seed: UInt64
     private let boxes: [MetricsBox]
@@ -23,16 +23,15 @@ public final class WriterPool: Sendable {
 
     /// - Precondition: `count` ≥ 1, `ratePerSecond` > 0, `batch` ≥ 1.
     public init(
-        count: Int, ratePerSecond: Double, batch: Int = 1, path: String, feed: FeedID, preset: Preset, seed: UInt64,
-        keepWrites: Bool = false
+        count: Int, ratePerSecond: Double, batch: Int = 1, connector: any FeedBackendConnector, preset: Preset,
+        seed: UInt64, keepWrites: Bool = false
     ) {
         self.keepWrites = keepWrites
         precondition(count >= 1 && ratePerSecond > 0 && batch >= 1, "writers need a count, a rate and a batch")
         self.count = count
         self.ratePerSecond = ratePerSecond
         self.batch = batch
-        self.path = path
-        self.feed = feed
+        self.connector = connector
         self.preset = preset
         self.seed = seed
         boxes = (0..<count).map { _ in MetricsBox() }
@@ -65,7 +64,7 @@ public final class WriterPool: Sendable {
         let writerSeed = seed &+ UInt64(writer + 1) &* 0x9E37_79B9_7F4A_7C15
         let headWriter: HeadWriter
         do {
-            headWriter = try HeadWriter(path: path, feed: feed, preset: preset, seed: writerSeed)
+            headWriter = HeadWriter(backend: try connector.connectWriter(), preset: preset, seed: writerSeed)
         } catch {
             boxes[writer].metrics.withLock { $0.recordError(error) }
             return

@@ -259,10 +259,16 @@ public struct ReplayResult: Sendable {
 /// A replay that cannot start.
 public enum ReplayError: Error, Equatable, CustomStringConvertible {
     case invalidOptions(String)
+    /// The trace's insert events ran out of item ids (the backend's largest id is `Int64.max`).
+    case idsExhausted
+    /// The caller asked the replay to stop (SIGINT, SIGTERM); nothing was written.
+    case interrupted
 
     public var description: String {
         switch self {
         case .invalidOptions(let reason): return "invalid replay options: \(reason)"
+        case .idsExhausted: return "item ids exhausted (the store's largest id is \(Int64.max))"
+        case .interrupted: return "interrupted"
         }
     }
 }

@@ -1,3 +1,4 @@
+import FeedResources
 import FeedFuzz
 import FeedModel
 import FeedStore
@@ -32,7 +33,7 @@ let fuzzCommand = Command(
         let seed = try args.seed("--seed") ?? 1
         let dataPath = args.value("--data") ?? ProcessInfo.processInfo.environment["FEEDSIM_SHARED_DATA"]
         let corpus = FuzzCorpus(
-            seedsDirectory: try? ProjectResources.seedsDirectory(),
+            seeds: .seeds,
             realDataDirectory: dataPath.flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0, isDirectory: true) })
         let round = FuzzRound(corpus: corpus, seed: seed)
 

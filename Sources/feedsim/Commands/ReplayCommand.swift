@@ -1,5 +1,6 @@
 import FeedLayout
 import FeedReplay
+import FeedResources
 import FeedStore
 import Foundation
 

@@ -1,5 +1,11 @@
 import FeedEngine
+import FeedLayout
 import FeedModel
+import FeedReplay
+import FeedResources
+import FeedStore
+import FeedLoad
+import Foundation
 
 /// A ``ReplayBackend`` that passes every call to another one and keeps what a benchmark needs:
 /// the log of store calls (to replay them later without the simulator) and how deep the feed

@@ -1,7 +1,10 @@
 import FeedEngine
 import FeedLayout
+import FeedModel
 import FeedReplay
+import FeedResources
 import FeedStore
+import FeedLoad
 import Foundation
 
 /// `feedsim bench load`: how fast the load tester's sessions page through a large store, beside a
@@ -197,7 +200,7 @@ public enum LoadBenchmark {
 
                 progress("round \(round)/\(rounds): pagination sessions, \(threadCount) thread(s), \(seconds) s")
                 let paginationReport = try LoadRunner(
-                    configuration: configuration(.pagination(pageBudget: pagesPerSession))
+                    configuration: configuration(.pagination(pageBudget: pagesPerSession)), openBackend: openSQLite
                 ).run()
                 pagination.offerLoad(paginationReport, threads: threadCount)
                 pagination.offerRaw(try raw(pagination), threads: threadCount)
@@ -207,13 +210,13 @@ public enum LoadBenchmark {
                             + "\(seconds) s")
                     var noReuse = configuration(.pagination(pageBudget: pagesPerSession))
                     noReuse.reuseUnchangedSpans = false
-                    let report = try LoadRunner(configuration: noReuse).run()
+                    let report = try LoadRunner(configuration: noReuse, openBackend: openSQLite).run()
                     let side = Side(report, threads: threadCount)
                     if side.pagesPerSecond > everySpanRead?.side.pagesPerSecond ?? -1 { everySpanRead = (side, report) }
                 }
 
                 progress("round \(round)/\(rounds): replay sessions, \(threadCount) thread(s), \(seconds) s")
-                let replayReport = try LoadRunner(configuration: configuration(.replay)).run()
+                let replayReport = try LoadRunner(configuration: configuration(.replay), openBackend: openSQLite).run()
                 replay.offerLoad(replayReport, threads: threadCount)
                 // The raw loop walks as the replay sessions did on average.
                 let walks = max(1, replayReport.sessions.completed + replayReport.sessions.interrupted)
@@ -296,4 +299,10 @@ public enum LoadBenchmark {
             queryOnlyPagesPerSecondPerThread: query > 0 ? 1e6 / query : 0,
             spansRead: report.consistency.spansRead, spansReused: report.consistency.spansReused)
     }
+}
+
+/// Opens the SQLite file and feed a load configuration names, as `feedsim load` does.
+private func openSQLite(_ configuration: LoadConfiguration) throws -> any FeedBackendConnector {
+    try configuration.checkDatabaseFile()
+    return try SQLiteConnector(path: configuration.path, feedName: configuration.feedName)
 }

@@ -1,7 +1,10 @@
 import FeedEngine
 import FeedLayout
 import FeedModel
+import FeedReplay
+import FeedResources
 import FeedStore
+import FeedLoad
 import Foundation
 
 /// `feedsim bench replay`: how fast the whole simulator replays a long session against a large
@@ -130,8 +133,8 @@ public enum ReplayBenchmark {
         for round in 1...configuration.repetitions {
             progress("store calls alone, \(round) of \(configuration.repetitions)")
             let direct = try StoreBackend(
-                store: store, feed: try store.requireFeed(named: "home"), insertPreset: preset, seed: configuration.seed
-            )
+                backend: store.pages(feed: try store.requireFeed(named: "home")), insertPreset: preset,
+                seed: configuration.seed)
             storeBest = min(storeBest, try time { storeWork = try replayCalls(backend.log, on: direct) })
         }
         let baseline = Baseline(work: storeWork, wallSeconds: storeBest, replayWallSeconds: best, frames: speed.frames)
@@ -163,7 +166,7 @@ public enum ReplayBenchmark {
     ) throws -> (session: ReplaySession, backend: RecordingBackend) {
         let feed = try store.requireFeed(named: "home")
         let inner = try StoreBackend(
-            store: store, feed: feed, insertPreset: try Preset.named(configuration.preset), seed: configuration.seed)
+            backend: store.pages(feed: feed), insertPreset: try Preset.named(configuration.preset), seed: configuration.seed)
         let backend = RecordingBackend(wrapping: inner, keepsLog: keepsLog)
         let session = try ReplaySession(
             trace: trace, layout: try configuration.layout.makeLayout(),

@@ -1,29 +1,31 @@
 import FeedModel
-import FeedStore
 
-/// Reads the store's ground truth for the consistency check with plain SQL on its own connection,
-/// independent of the paging code under test.
-final class GroundTruth {
-    private let connection: RawConnection
-    private let maxIDStatement: RawStatement
-    private let spanStatement: RawStatement
-    private let spanTiesStatement: RawStatement
-    private let spanBetweenStatement: RawStatement
-    private let beginStatement: RawStatement
-    private let commitStatement: RawStatement
-    private let dataVersionStatement: RawStatement
+/// SQLite's ``FeedModel/GroundTruthReader``: reads a feed's ground truth for the load tester's
+/// consistency checks with plain SQL on a connection of its own (multi-thread mode: one thread at a
+/// time uses it), independent of the paging code under test.
+public final class SQLiteGroundTruth: GroundTruthReader {
+    private let connection: Connection
+    private let maxIDStatement: Statement
+    private let spanStatement: Statement
+    private let spanTiesStatement: Statement
+    private let spanBetweenStatement: Statement
+    private let beginStatement: Statement
+    private let commitStatement: Statement
+    private let dataVersionStatement: Statement
     /// The last span read, with the data version it was read at (see ``spanIDs(newest:oldest:expected:)``).
     private var lastSpan: (dataVersion: Int64, newest: Cursor, oldest: Cursor, ids: [Int64])?
     /// Spans read from the index since this connection opened.
-    private(set) var spansRead = 0
+    public private(set) var spansRead = 0
     /// Spans answered from ``lastSpan`` instead, nothing having been committed since it was read.
-    private(set) var spansReused = 0
-    let feed: FeedID
+    public private(set) var spansReused = 0
+    public let feed: FeedID
     /// Whether ``spanIDs(newest:oldest:expected:)`` may answer from ``lastSpan``.
-    let reusesUnchangedSpans: Bool
+    public let reusesUnchangedSpans: Bool
 
-    init(path: String, feed: FeedID, reuseUnchangedSpans: Bool = true) throws {
-        connection = try RawConnection(path: path)
+    /// Opens its own connection to the database at `path`.
+    /// - Throws: ``StoreError`` or ``SQLiteError`` when the file cannot be opened as a FeedSim store.
+    public init(path: String, feed: FeedID, reuseUnchangedSpans: Bool = true) throws {
+        connection = try ItemStore(path: path, readOnly: false, options: .loadTester).connection
         self.feed = feed
         self.reusesUnchangedSpans = reuseUnchangedSpans
         maxIDStatement = try connection.prepare("SELECT coalesce(max(id), 0) FROM items")
@@ -57,13 +59,13 @@ final class GroundTruth {
     /// The largest item id in the store now: with insert-only writers and SQLite-assigned rowids
     /// (`max(rowid) + 1`, <https://sqlite.org/autoinc.html>), exactly the items with a larger id
     /// are inserted later.
-    func maxID() throws -> Int64 {
+    public func maxID() throws -> Int64 {
         defer { maxIDStatement.reset() }
         return try maxIDStatement.step() ? maxIDStatement.int64(at: 0) : 0
     }
 
     /// The feed's items now between `newest` and `oldest` in feed order, both included, any order.
-    func span(newest: Cursor, oldest: Cursor) throws -> [Item] {
+    public func span(newest: Cursor, oldest: Cursor) throws -> [Item] {
         defer { spanStatement.reset() }
         spanStatement.bind(feed.rawValue, at: 1)
         spanStatement.bind(newest.publishedAt, at: 2)
@@ -94,13 +96,15 @@ final class GroundTruth {
     /// index again; a rolled-back write does not.
     /// - Parameter expected: how many ids to reserve room for (the walk's length is a good guess).
     /// - Complexity: O(log N + k) for k items in the span, no row reads; O(1) reads when reused.
-    func spanIDs(newest: Cursor, oldest: Cursor, expected: Int = 0) throws -> [Int64] {
+    public func spanIDs(newest: Cursor, oldest: Cursor, expected: Int = 0) throws -> [Int64] {
         guard newest <= oldest else { return [] }
         try run(beginStatement)
         do {
             guard try dataVersionStatement.step() else {
                 dataVersionStatement.rewind()
-                throw RawSQLiteError(code: 1, extendedCode: 1, message: "PRAGMA data_version returned no row", sql: nil)
+                throw SQLiteError(
+                    code: .error, extendedCode: .error, message: "PRAGMA data_version returned no row",
+                    sql: "PRAGMA data_version", path: connection.path)
             }
             let dataVersion = dataVersionStatement.int64(at: 0)
             dataVersionStatement.rewind()
@@ -145,36 +149,8 @@ final class GroundTruth {
         while try spanTiesStatement.step() { ids.append(spanTiesStatement.int64(at: 0)) }
     }
 
-    private func run(_ statement: RawStatement) throws {
+    private func run(_ statement: Statement) throws {
         defer { statement.rewind() }
         while try statement.step() {}
-    }
-
-    /// Duplicates and skips of every walk, each checked against the store now (its span's ids)
-    /// with ``ConsistencyChecker/checkInFeedOrder(loadedIDs:survivorIDsInFeedOrder:existedAtStart:)``,
-    /// or ``ConsistencyChecker/check(loadedIDs:survivorIDsInSpan:existedAtStart:)`` when that one
-    /// cannot prove its counts, summed.
-    /// - Parameters:
-    ///   - maxIDAtStart: ``maxID()`` read when the session started.
-    ///   - metrics: counts the spans read from the index and those answered from the kept span.
-    func check(walks: [Walk], maxIDAtStart: Int64, metrics: inout LoadMetrics) throws -> ConsistencyCount {
-        let (read, reused) = (spansRead, spansReused)
-        defer {
-            metrics.spansRead += spansRead - read
-            metrics.spansReused += spansReused - reused
-        }
-        var count = ConsistencyCount()
-        for walk in walks {
-            guard let newest = walk.newest, let oldest = walk.oldest else { continue }
-            let survivors = try spanIDs(newest: newest, oldest: oldest, expected: walk.count)
-            let existedAtStart = { (id: Int64) in id <= maxIDAtStart }
-            count =
-                count
-                + (ConsistencyChecker.checkInFeedOrder(
-                    loadedIDs: walk.ids, survivorIDsInFeedOrder: survivors, existedAtStart: existedAtStart)
-                    ?? ConsistencyChecker.check(
-                        loadedIDs: walk.ids, survivorIDsInSpan: survivors, existedAtStart: existedAtStart))
-        }
-        return count
     }
 }

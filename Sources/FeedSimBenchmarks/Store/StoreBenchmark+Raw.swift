@@ -1,6 +1,12 @@
+import FeedEngine
+import FeedLayout
 import FeedModel
-internal import FeedSimSQLite
+import FeedReplay
+import FeedResources
+import FeedStore
+import FeedLoad
 import Foundation
+internal import FeedSimSQLite
 
 /// The baseline of `feedsim bench store`: the same work as the store's API, written as a minimal
 /// loop over the SQLite C API (no wrapper classes, no statement cache lookups, no error structs).
@@ -20,7 +26,6 @@ enum RawSQLite {
     }
 
     static func open(_ path: String) throws -> OpaquePointer {
-        SQLiteLibrary.configure()
         var db: OpaquePointer?
         try check(
             sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX, nil), db,

@@ -84,6 +84,11 @@ public struct PresetError: Error, CustomStringConvertible, Sendable, Equatable {
     public var file: String
     public var field: String
     public var reason: String
+    public init(file: String, field: String, reason: String) {
+        self.file = file
+        self.field = field
+        self.reason = reason
+    }
     public var description: String {
         field.isEmpty ? "\(file): \(reason)" : "\(file): field '\(field)': \(reason)"
     }
@@ -91,23 +96,43 @@ public struct PresetError: Error, CustomStringConvertible, Sendable, Equatable {
 
 extension Preset {
     /// The names of the presets in `Seeds/` (file names without `.json`), sorted.
+    /// - Parameter directory: a seeds directory on disk; `nil`: ``ResourceDirectory/seeds``.
+    /// - Throws: ``ResourceError`` when the directory cannot be listed.
     public static func availableNames(in directory: URL? = nil) throws -> [String] {
-        let directory = try directory ?? ProjectResources.seedsDirectory()
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
-        return names.filter { $0.hasSuffix(".json") }.map { String($0.dropLast(5)) }.sorted()
+        try availableNames(in: directory.map(ResourceDirectory.directory) ?? .seeds)
+    }
+
+    /// The names of the presets in `seeds` (file names without `.json`), sorted.
+    /// - Throws: ``ResourceError`` when the directory cannot be listed.
+    public static func availableNames(in seeds: ResourceDirectory) throws -> [String] {
+        try seeds.fileNames().filter { $0.hasSuffix(".json") }.map { String($0.dropLast(5)) }
     }
 
     /// Loads `Seeds/<name>.json`.
+    /// - Parameter directory: a seeds directory on disk; `nil`: ``ResourceDirectory/seeds``.
     /// - Throws: ``PresetError`` for an unknown name (listing the known ones) or a bad file.
     public static func named(_ name: String, in directory: URL? = nil) throws -> Preset {
-        let directory = try directory ?? ProjectResources.seedsDirectory()
-        let known = try availableNames(in: directory)
+        try named(name, in: directory.map(ResourceDirectory.directory) ?? .seeds)
+    }
+
+    /// Loads `<name>.json` of `seeds`.
+    /// - Throws: ``PresetError`` for an unknown name (listing the known ones) or a bad file,
+    ///   ``ResourceError`` when the directory cannot be listed.
+    public static func named(_ name: String, in seeds: ResourceDirectory) throws -> Preset {
+        let known = try availableNames(in: seeds)
+        let file = "\(name).json"
         guard known.contains(name) else {
             throw PresetError(
-                file: directory.appendingPathComponent("\(name).json").path, field: "",
+                file: seeds.path(file), field: "",
                 reason: "unknown preset '\(name)' (known: \(known.joined(separator: ", ")))")
         }
-        return try load(from: directory.appendingPathComponent("\(name).json"))
+        let data: Data
+        do {
+            data = try seeds.data(file)
+        } catch {
+            throw PresetError(file: seeds.path(file), field: "", reason: "cannot read file")
+        }
+        return try decode(data, file: seeds.path(file))
     }
 
     /// Loads and validates a preset file.
@@ -119,15 +144,21 @@ extension Preset {
         } catch {
             throw PresetError(file: url.path, field: "", reason: "cannot read file")
         }
+        return try decode(data, file: url.path)
+    }
+
+    /// Decodes and validates a preset's JSON (named `file` in errors).
+    /// - Throws: ``PresetError`` naming the file and the field that is missing, mistyped or out of range.
+    public static func decode(_ data: Data, file: String) throws -> Preset {
         let preset: Preset
         do {
             preset = try JSONDecoder().decode(Preset.self, from: data)
         } catch let error as DecodingError {
-            throw PresetError(decoding: error, file: url.path)
+            throw PresetError(decoding: error, file: file)
         } catch {
-            throw PresetError(file: url.path, field: "", reason: "not JSON")
+            throw PresetError(file: file, field: "", reason: "not JSON")
         }
-        try preset.validate(file: url.path)
+        try preset.validate(file: file)
         return preset
     }
 

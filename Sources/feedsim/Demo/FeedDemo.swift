@@ -1,8 +1,11 @@
-import FeedModel
 import FeedEngine
 import FeedLayout
+import FeedModel
+import FeedReplay
+import FeedResources
 import FeedStore
 import Foundation
+import FeedResources
 
 /// `feedsim demo`: the main job on embedded defaults, for a newcomer.
 ///
@@ -11,7 +14,7 @@ import Foundation
 /// timestamps, sections as kinds, image sizes; titles come from the `news` preset's generator),
 /// then replays real recorded scroll traces shipped in `Seeds/traces/` against them with grid
 /// and mosaic layouts and a log-normal backend latency (median 120 ms, σ 0.5).
-public enum FeedDemo {
+enum FeedDemo {
     /// One replay of the demo: what it ran and what it reported.
     public struct Run: Sendable {
         public var title: String
@@ -49,23 +52,25 @@ public enum FeedDemo {
     /// Runs the demo in a fresh temporary directory, removed afterwards.
     /// - Parameter options: replay options (the demo's defaults come from ``defaultOptions``).
     /// - Returns: one ``Run`` per replay, in order.
-    /// - Throws: when `Seeds/` cannot be found or read, or the store fails.
+    /// - Throws: ``ResourceError`` when a seed file cannot be read (`--seeds DIR` names the
+    ///   directory), or the store's error.
     public static func run(options: ReplayOptions = defaultOptions) throws -> [Run] {
         let directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("feedsim-demo-\(ProcessInfo.processInfo.processIdentifier)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let store = try ItemStore(path: directory.appendingPathComponent("demo.sqlite").path)
-        let seeds = try ProjectResources.seedsDirectory()
+        let seeds = ResourceDirectory.seeds
         // Wikimedia first: its page ids are fixed, the seeder's ids follow the largest id in the store.
         try importWikimedia(store, seeds: seeds)
         try seedPhotos(store)
         let insertPreset = try Preset.named("mixed")
         return try plans.map { plan in
-            let trace = try Trace.read(contentsOf: seeds.appendingPathComponent("traces/\(plan.trace)").path)
+            let file = "traces/\(plan.trace)"
+            let trace = try Trace.read(from: String(decoding: try seeds.data(file), as: UTF8.self), file: seeds.path(file))
             let result = try ReplaySession.run(
-                trace: trace, store: store, feed: plan.feed, layout: plan.layout, options: options,
-                insertPreset: insertPreset)
+                trace: trace, backend: store.pages(feed: try store.requireFeed(named: plan.feed)), layout: plan.layout,
+                options: options, insertPreset: insertPreset)
             return Run(title: plan.title, trace: plan.trace, feed: plan.feed, result: result)
         }
     }
@@ -82,8 +87,9 @@ public enum FeedDemo {
     }
 
     /// The Wikimedia items carry numbers only; titles and authors come from the news preset.
-    static func importWikimedia(_ store: ItemStore, seeds: URL) throws {
-        let facts = try ItemImporter.read(seeds.appendingPathComponent("wikimedia/onthisday-items.csv"), format: .csv)
+    static func importWikimedia(_ store: ItemStore, seeds: ResourceDirectory) throws {
+        let file = "wikimedia/onthisday-items.csv"
+        let facts = try ItemImporter.parse(try seeds.data(file), format: .csv, file: seeds.path(file))
         var generator = ItemGenerator(preset: try Preset.named("news"), seed: 2)
         let items = facts.map { fact -> NewItem in
             let words = generator.next()

@@ -1,5 +1,7 @@
 import Testing
 
+@testable import FeedSimBenchmarks
+
 @testable import FeedLoad
 
 /// A tiny `bench load` (2,000 items, 1 and 2 threads, 50 ms a measure): the report's shape, not its speed.

@@ -1,3 +1,10 @@
+import FeedEngine
+import FeedLayout
+import FeedModel
+import FeedReplay
+import FeedResources
+import FeedStore
+import FeedLoad
 import Foundation
 
 extension ReplayBenchmark.Report {

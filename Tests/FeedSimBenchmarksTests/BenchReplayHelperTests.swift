@@ -2,6 +2,8 @@ import FeedEngine
 import FeedModel
 import Testing
 
+@testable import FeedSimBenchmarks
+
 @testable import FeedReplay
 
 @Suite struct BenchReplayHelperTests {

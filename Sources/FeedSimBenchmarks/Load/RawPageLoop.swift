@@ -1,6 +1,12 @@
-internal import FeedSimSQLite
+import FeedEngine
+import FeedLayout
+import FeedModel
+import FeedReplay
+import FeedResources
 import FeedStore
+import FeedLoad
 import Foundation
+internal import FeedSimSQLite
 import Synchronization
 
 /// The baseline of `feedsim bench load`: the page and row queries a scroll session runs, as a
@@ -80,7 +86,6 @@ enum RawPageLoop {
         path: String, feed: Int64, pageSize: Int, pagesPerWalk: Int, rowBatchSize: Int,
         rowsInPageTransaction: Bool, done: () -> Bool
     ) throws -> (pages: Int, rows: Int) {
-        SQLiteLibrary.configure()
         var db: OpaquePointer?
         guard sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_FULLMUTEX, nil) == SQLITE_OK, let db else {
             sqlite3_close_v2(db)

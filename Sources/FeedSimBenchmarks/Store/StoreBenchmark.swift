@@ -1,4 +1,10 @@
+import FeedEngine
+import FeedLayout
 import FeedModel
+import FeedReplay
+import FeedResources
+import FeedStore
+import FeedLoad
 import Foundation
 
 /// `feedsim bench store`: the store's API against a minimal raw SQLite C-API loop doing the same
@@ -57,9 +63,7 @@ public enum StoreBenchmark {
         let apiPath = directory.appendingPathComponent("api.sqlite").path
         let rawPath = directory.appendingPathComponent("raw.sqlite").path
         let preset = try Preset.named("mixed")
-        let schema = try String(
-            contentsOf: try ProjectResources.schemaDirectory().appendingPathComponent("001_initial.sql"),
-            encoding: .utf8)
+        let schema = String(decoding: try ResourceDirectory.schema.data("001_initial.sql"), as: UTF8.self)
 
         // Seeding runs twice per side, alternating (API, raw, API, raw), each into a fresh file;
         // the faster run counts, so neither side gains from going second. The last files stay for
