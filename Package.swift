@@ -15,17 +15,20 @@ let package = Package(
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]
         ),
+        .systemLibrary(name: "FeedSimCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        .systemLibrary(name: "FeedSimHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
         // glibc's mallopt, for the load tester (header only, nothing to link).
         .systemLibrary(name: "FeedSimLibc"),
         .target(name: "FeedModel"),
         .target(name: "FeedStore", dependencies: ["FeedModel", "FeedSimSQLite"]),
+        .target(name: "FeedHTTP", dependencies: ["FeedModel", "FeedSimCurl", "FeedSimHTTPD"]),
         .target(name: "FeedLayout"),
         .target(name: "FeedEngine", dependencies: ["FeedModel", "FeedLayout"]),
         .target(name: "FeedReplay", dependencies: ["FeedEngine", "FeedStore"]),
         .target(name: "FeedLoad", dependencies: ["FeedReplay", "FeedStore", "FeedSimSQLite", "FeedSimLibc"]),
         .executableTarget(
             name: "feedsim",
-            dependencies: ["FeedModel", "FeedStore", "FeedLayout", "FeedEngine", "FeedReplay", "FeedLoad"]
+            dependencies: ["FeedModel", "FeedStore", "FeedLayout", "FeedEngine", "FeedReplay", "FeedLoad", "FeedHTTP"]
         ),
         // Locates the package's files and the real data outside it, for the tests only.
         .target(name: "FeedSimTestSupport", path: "Tests/Support"),
@@ -35,6 +38,7 @@ let package = Package(
         .testTarget(name: "FeedEngineTests", dependencies: ["FeedEngine", "FeedStore", "FeedSimTestSupport"]),
         .testTarget(name: "FeedReplayTests", dependencies: ["FeedReplay", "FeedSimTestSupport"]),
         .testTarget(name: "FeedLoadTests", dependencies: ["FeedLoad", "FeedSimTestSupport"]),
+        .testTarget(name: "FeedHTTPTests", dependencies: ["FeedHTTP", "FeedModel", "FeedStore", "FeedSimTestSupport"]),
         .testTarget(name: "feedsimTests", dependencies: ["feedsim", "FeedStore", "FeedSimTestSupport"]),
     ],
     swiftLanguageModes: [.v6]

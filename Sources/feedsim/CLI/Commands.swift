@@ -11,6 +11,7 @@ let commands: [Command] = [
     importCommand,
     pageCommand,
     statsCommand,
+    serveCommand,
     layoutCommand,
     benchStoreCommand,
     benchLayoutCommand,
