@@ -85,6 +85,23 @@ enum NewItemJSON {
             title: try text("title") ?? "", author: try text("author") ?? "", payload: payload)
     }
 
+    /// `{"items": [...]}` in the shape ``parse(_:)`` reads (ids only where given).
+    static func encode(_ items: [NewItem]) -> String {
+        let list = items.map { item -> String in
+            var object = JSONText.Object()
+            if let id = item.id { object.add("id", id) }
+            object.add("published_at", item.publishedAt)
+            object.add("kind", item.kind)
+            object.add("width", item.width)
+            object.add("height", item.height)
+            object.add("title", item.title)
+            object.add("author", item.author)
+            object.add("payload", item.payload)
+            return object.json
+        }
+        return "{\"items\":[" + list.joined(separator: ",") + "]}"
+    }
+
     /// JSONSerialization gives booleans as NSNumber too (type encoding `c`, a C char), so
     /// `true` must not pass for the integer 1.
     static func isBool(_ number: NSNumber) -> Bool {

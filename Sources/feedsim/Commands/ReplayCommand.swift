@@ -8,7 +8,7 @@ let replayCommand = Command(
     name: "replay",
     summary: "Replay a scroll trace against a feed on a virtual clock and report what a person would have seen.",
     usage: """
-        replay --db PATH --trace FILE [--trace-format F] [--feed NAME] [--kind K and layout options]
+        replay --db PATH | --source URL [--convention C] --trace FILE [--trace-format F] [--feed NAME] [--kind K and layout options]
                       [--ranges PRESET] [--page-size N] [--prefetch D] [--latency M] [--faults F] [--seed S]
                       [--json | --report FILE] [--timeline FILE]
         """,
@@ -26,17 +26,28 @@ let replayCommand = Command(
         OptionSpec("--json", .flag, help: "Print the JSON report on stdout instead of the summary."),
         OptionSpec("--report", .value, "FILE", help: "Also write the JSON report to FILE."),
         OptionSpec("--timeline", .value, "FILE", help: "Write one CSV row per frame to FILE."),
-    ] + LayoutOptions.specs + ReplayOptionsParsing.specs,
+    ] + SourceOptions.specs + LayoutOptions.specs + ReplayOptionsParsing.specs,
     run: { arguments in
-        let dbPath = try arguments.required("--db")
         let tracePath = try arguments.required("--trace")
         if !arguments.positionals.isEmpty { throw UsageError("unexpected argument '\(arguments.positionals[0])'") }
         var options = try ReplayOptionsParsing.options(from: arguments)
         options.keepTimeline = arguments.value("--timeline") != nil
         let layout = try LayoutOptions.configuration(from: arguments, defaultKind: .grid)
         let trace = try loadTrace(path: tracePath, format: arguments.value("--trace-format"))
-        let store = try openExistingStore(path: dbPath)
         let preset = try Preset.named(arguments.value("--insert-preset") ?? "mixed")
+        if let http = try SourceOptions.backend(arguments, feed: arguments.value("--feed") ?? "home") {
+            let run = try ReplaySession.run(
+                trace: trace, backend: http, layout: layout, options: options, insertPreset: preset,
+                keepInserts: arguments.flag("--keep-inserts"))
+            try writeReplayOutputs(run.result, arguments: arguments)
+            printError(SourceOptions.auditText(http))
+            if let reason = run.undoError {
+                printError("feedsim replay: kept \(run.keptInsertIDs.count) inserted items (\(reason))")
+            }
+            return run.result.report.violations.isEmpty && http.audit.problemCount == 0 ? 0 : 2
+        }
+        let dbPath = try arguments.required("--db")
+        let store = try openExistingStore(path: dbPath)
         let result = try ReplaySession.run(
             trace: trace, store: store, feed: arguments.value("--feed") ?? "home", layout: layout, options: options,
             insertPreset: preset, keepInserts: arguments.flag("--keep-inserts"))
