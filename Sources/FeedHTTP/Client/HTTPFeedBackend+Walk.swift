@@ -44,11 +44,15 @@ extension HTTPFeedBackend {
             consecutive = 0
             pages += 1
             items += fetched.page.items
+            if fetched.unchangedCursor {
+                ending = "cursor handed back unchanged"
+                break
+            }
             guard fetched.page.hasMoreAfter, let token = fetched.nextToken else { break }
             request = .after(fetched.page.lastCursor ?? bound(of: request), token)
         }
         if let truth {
-            recordSkipped(received: items, truth: truth, complete: ending == "end of feed" && start == nil)
+            recordSkipped(received: items, truth: truth, complete: !ending.hasPrefix("page limit") && start == nil)
         }
         return SourceWalk(items: items, pages: pages, failedRequests: failures, ending: ending)
     }

@@ -111,6 +111,8 @@ public final class HTTPFeedBackend: FeedBackend {
         public var url: String
         public var nextToken: String?
         public var prevToken: String?
+        /// The API handed back the cursor it was sent (recorded; that direction ends here).
+        public var unchangedCursor = false
     }
 
     private func token(after cursor: Cursor) throws -> String {
@@ -177,8 +179,11 @@ public final class HTTPFeedBackend: FeedBackend {
             if convention.rows == nil { rowCache[item.id] = row }
         }
         remember(items)
-        var next = cursorToken(convention.next, document: document, exchange: exchange, items: kept, last: true)
-        var prev = cursorToken(convention.prev, document: document, exchange: exchange, items: kept, last: false)
+        // Item cursors come from the page's own first and last elements, as a client reading the
+        // API naively would take them (so a page ending with the item just sent is a cursor
+        // handed back unchanged).
+        var next = cursorToken(convention.next, document: document, exchange: exchange, items: rawItems, last: true)
+        var prev = cursorToken(convention.prev, document: document, exchange: exchange, items: rawItems, last: false)
         recordItemTokens(items: items, raw: kept)
         let directionHasMore = flag(convention.hasMore, document, url)
         var hasMoreAfter: Bool
@@ -195,22 +200,25 @@ public final class HTTPFeedBackend: FeedBackend {
             hasMoreAfter = flag(convention.hasMoreAfter, document, url) ?? true
         }
         // A cursor handed back unchanged would fetch the same page again, forever.
+        var unchanged = false
         if let sent {
             if case .after = request, next == sent, hasMoreAfter {
                 audit.record(.cursorUnchanged, url: url, "the next cursor is the one just sent ('\(sent)')")
                 hasMoreAfter = false
                 next = nil
+                unchanged = true
             }
             if case .before = request, prev == sent, hasMoreBefore {
                 audit.record(.cursorUnchanged, url: url, "the previous cursor is the one just sent ('\(sent)')")
                 hasMoreBefore = false
                 prev = nil
+                unchanged = true
             }
         }
         let page = Page(items: items, hasMoreBefore: hasMoreBefore, hasMoreAfter: hasMoreAfter)
         if let last = page.lastCursor, let next { afterTokens[last] = next }
         if let first = page.firstCursor, let prev { beforeTokens[first] = prev }
-        return FetchedPage(page: page, url: url, nextToken: next, prevToken: prev)
+        return FetchedPage(page: page, url: url, nextToken: next, prevToken: prev, unchangedCursor: unchanged)
     }
 
     private func onCorrectSide(_ item: Item, of request: PageRequest) -> Bool {
