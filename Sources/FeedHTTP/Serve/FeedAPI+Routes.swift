@@ -144,6 +144,13 @@ extension FeedAPI {
         } catch let error as NewItemJSON.Failure {
             return .error(400, code: "invalid_body", error.message, parameter: error.field)
         }
+        let given = items.compactMap(\.id)
+        if Set(given).count != given.count {
+            return .error(400, code: "invalid_body", "the same id is given twice", parameter: "id")
+        }
+        if !given.isEmpty, let taken = try backend.rows(ids: given).rows.first {
+            return .error(409, code: "id_exists", "an item with id \(taken.id) exists already", parameter: "id")
+        }
         let ids = try backend.insert(items)
         return .json(201, "{\"ids\":[" + ids.map(String.init).joined(separator: ",") + "]}\n")
     }

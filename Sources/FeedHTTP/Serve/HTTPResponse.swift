@@ -48,6 +48,7 @@ public struct HTTPResponse: Sendable, Equatable {
         case 400: return "Bad Request"
         case 404: return "Not Found"
         case 405: return "Method Not Allowed"
+        case 409: return "Conflict"
         case 413: return "Content Too Large"
         case 415: return "Unsupported Media Type"
         case 429: return "Too Many Requests"

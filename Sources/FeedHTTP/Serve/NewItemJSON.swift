@@ -57,8 +57,8 @@ enum NewItemJSON {
                 if required { throw fail(field, "a string") }
                 return nil
             }
-            guard let value = raw as? String, value.utf8.count <= maxLength else {
-                throw fail(field, "a string of at most \(maxLength) bytes")
+            guard let value = raw as? String, value.unicodeScalars.count <= maxLength else {
+                throw fail(field, "a string of at most \(maxLength) characters")
             }
             return value
         }
@@ -66,7 +66,7 @@ enum NewItemJSON {
         if let id, id <= 0 { throw fail("id", "a positive integer") }
         guard let publishedAt = try integer("published_at") else { throw fail("published_at", "an integer (Unix milliseconds)") }
         guard let kind = try text("kind", required: true, maxLength: 64), !kind.isEmpty else {
-            throw fail("kind", "a non-empty string of at most 64 bytes")
+            throw fail("kind", "a non-empty string of at most 64 characters")
         }
         var payload = "{}"
         if let raw = object["payload"] {

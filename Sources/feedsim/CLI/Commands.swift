@@ -17,4 +17,5 @@ let commands: [Command] = [
     benchLayoutCommand,
     benchReplayCommand,
     benchLoadCommand,
+    benchHTTPCommand,
 ]
