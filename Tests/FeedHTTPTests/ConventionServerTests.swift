@@ -5,7 +5,8 @@ import Foundation
 import Testing
 
 /// Walks of the Python fixture server (`Tests/Fixtures/convention_server.py`) over real loopback
-/// sockets, in the `stripe` and `link` conventions, correct and broken.
+/// sockets, in the `stripe` and `link` conventions, correct and broken (and `relay` and `jsonapi`
+/// walks, so every preset meets a server).
 ///
 /// The fixture holds 23 items, ids 101...123, item `100 + i` published `i` minutes after
 /// 2026-01-01T00:00Z (1 767 225 600 000 ms): the feed order is ids 123, 122, ..., 101. Pages of 5: 123–119, 118–114,
@@ -27,7 +28,7 @@ struct ConventionServerTests {
             client: try HTTPClient(timeoutMs: timeoutMs), truth: truthBackend)
     }
 
-    @Test(arguments: ["stripe", "link"])
+    @Test(arguments: ["stripe", "link", "relay", "jsonapi"])
     func walkFindsEveryItemInFeedOrder(convention: String) throws {
         let server = try ConventionServer(convention: convention)
         let http = try backend(server, convention, truth: true)
@@ -42,7 +43,7 @@ struct ConventionServerTests {
         #expect(newest.publishedAt == 1_767_225_600_000 + 23 * 60_000)
     }
 
-    @Test(arguments: ["stripe", "link"])
+    @Test(arguments: ["stripe", "link", "relay", "jsonapi"])
     func pagesBeforeACursorComeBackInFeedOrder(convention: String) throws {
         let server = try ConventionServer(convention: convention)
         let http = try backend(server, convention)

@@ -8,6 +8,10 @@ height, title; in any order) in feed order (published_at DESC, id DESC), speakin
           -> {"object": "list", "data": [...], "has_more": bool}; items carry "created" (Unix seconds)
   link    GET /items?per_page=N[&after=ID|&before=ID]
           -> a JSON array; RFC 8288 Link header with rel="next" / rel="prev"
+  relay   GET /items?first=N[&after=C] | ?last=N&before=C
+          -> {"edges": [{"cursor": "c:ID", "node": {...}}], "pageInfo": {...}}
+  jsonapi GET /items?page[size]=N[&page[after]=ID|&page[before]=ID]
+          -> {"data": [{"type", "id" (a string), "attributes"}], "links": {"next", "prev"}}
 
 Broken modes, to check that a client reports each one:
   --mode ok               answers correctly
@@ -70,7 +74,17 @@ class Handler(BaseHTTPRequestHandler):
         later_page = any(key in query for key in ("starting_after", "ending_before", "after", "before"))
         if mode.startswith("slow=") and later_page:
             time.sleep(int(mode.split("=", 1)[1]) / 1000)
-        size_key = "limit" if Handler.convention == "stripe" else "per_page"
+        convention = Handler.convention
+        if convention == "relay":
+            query = {"limit": query.get("first") or query.get("last") or "10",
+                     "after": query.get("after", "").replace("c:", "") or None,
+                     "before": query.get("before", "").replace("c:", "") or None}
+            query = {key: value for key, value in query.items() if value is not None}
+        elif convention == "jsonapi":
+            query = {"limit": query.get("page[size]", "10"), "after": query.get("page[after]"),
+                     "before": query.get("page[before]")}
+            query = {key: value for key, value in query.items() if value is not None}
+        size_key = {"stripe": "limit", "link": "per_page"}.get(convention, "limit")
         try:
             limit = int(query.get(size_key, "10"))
         except ValueError:
@@ -103,6 +117,21 @@ class Handler(BaseHTTPRequestHandler):
                 sent = next(item for item in ordered if item["id"] == int(after))
                 data = data[:-1] + [dict(sent, created=sent["published_at"] // 1000, object=sent["kind"])]
             return self.send_json(200, {"object": "list", "data": data, "has_more": has_more}, cut=cut)
+        if Handler.convention == "relay":
+            edges = [{"cursor": "c:%d" % item["id"], "node": item} for item in page]
+            info = {"hasNextPage": more_after if before is None else True,
+                    "hasPreviousPage": more_before if before is not None else after is not None,
+                    "startCursor": edges[0]["cursor"] if edges else None,
+                    "endCursor": edges[-1]["cursor"] if edges else None}
+            return self.send_json(200, {"edges": edges, "pageInfo": info}, cut=cut)
+        if Handler.convention == "jsonapi":
+            base = "http://%s/items?page%%5Bsize%%5D=%d" % (self.headers.get("Host"), limit)
+            data = [{"type": item["kind"], "id": str(item["id"]),
+                     "attributes": {key: item[key] for key in ("published_at", "width", "height", "title")}}
+                    for item in page]
+            links = {"next": "%s&page%%5Bafter%%5D=%d" % (base, page[-1]["id"]) if page and more_after else None,
+                     "prev": "%s&page%%5Bbefore%%5D=%d" % (base, page[0]["id"]) if page and more_before else None}
+            return self.send_json(200, {"data": data, "links": links}, cut=cut)
         links = []
         base = "http://%s/items?per_page=%d" % (self.headers.get("Host"), limit)
         if page and more_after:
@@ -124,7 +153,7 @@ class QuietServer(ThreadingHTTPServer):
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--data", required=True)
-    parser.add_argument("--convention", choices=["stripe", "link"], required=True)
+    parser.add_argument("--convention", choices=["stripe", "link", "relay", "jsonapi"], required=True)
     parser.add_argument("--mode", default="ok")
     parser.add_argument("--port", type=int, default=0)
     arguments = parser.parse_args()
