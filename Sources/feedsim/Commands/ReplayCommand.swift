@@ -8,8 +8,9 @@ let replayCommand = Command(
     name: "replay",
     summary: "Replay a scroll trace against a feed on a virtual clock and report what a person would have seen.",
     usage: """
-        replay --db PATH | --source URL [--convention C] --trace FILE [--trace-format F] [--feed NAME] [--kind K and layout options]
-                      [--ranges PRESET] [--page-size N] [--prefetch D] [--latency M] [--faults F] [--seed S]
+        replay --db PATH | --source URL [--convention C] --trace FILE [--trace-format F] [--feed NAME]
+                      [--kind K and layout options] [--ranges PRESET] [--page-size N] [--prefetch D] [--scroll P]
+                      [--pull-threshold PT] [--latency M] [--faults F] [--seed S]
                       [--json | --report FILE] [--timeline FILE]
         """,
     options: [
@@ -33,6 +34,8 @@ let replayCommand = Command(
         var options = try ReplayOptionsParsing.options(from: arguments)
         options.keepTimeline = arguments.value("--timeline") != nil
         let layout = try LayoutOptions.configuration(from: arguments, defaultKind: .grid)
+        // A layout with a refresh view: the refresh control holds its height open while refreshing.
+        if layout.refreshHeight > 0 { options.refreshControlHeight = layout.refreshHeight }
         let trace = try loadTrace(path: tracePath, format: arguments.value("--trace-format"))
         let preset = try Preset.named(arguments.value("--insert-preset") ?? "mixed")
         if let http = try SourceOptions.backend(arguments, feed: arguments.value("--feed") ?? "home") {
