@@ -1,5 +1,6 @@
 import FeedHTTP
 import FeedModel
+import FeedReplay
 import FeedSimTestSupport
 import FeedStore
 import Foundation
@@ -252,12 +253,26 @@ import Testing
             for (name, trace) in [("flinger", flinger), ("refresher", refresher)] {
                 var common = ["--trace", trace, "--kind", kind, "--latency", "lognormal:80,0.4", "--faults", "error=0.05", "--seed", "3"]
                 if kind == "carousel" { common += ["--item-size", "300x400"] }
-                let viaDB = path("\(kind)-\(name)-db.json")
-                let viaHTTP = path("\(kind)-\(name)-http.json")
-                #expect(run(["replay", "--db", db, "--report", viaDB] + common) == 0, "\(kind) \(name) --db")
-                #expect(run(["replay", "--source", source, "--report", viaHTTP] + common) == 0, "\(kind) \(name) --source")
-                let a = try Data(contentsOf: URL(fileURLWithPath: viaDB))
-                let b = try Data(contentsOf: URL(fileURLWithPath: viaHTTP))
+                // The command line's own parsing, then the library calls `replay --db` and
+                // `replay --source` make (no report printed: stdout is shared by parallel tests).
+                let specs = SourceOptions.specs + LayoutOptions.specs + ReplayOptionsParsing.specs
+                    + [OptionSpec("--trace", .value, help: ""), OptionSpec("--db", .value, help: "")]
+                let parsed = try ParsedArguments(["--source", source] + common, specs: specs)
+                var options = try ReplayOptionsParsing.options(from: parsed)
+                let layout = try LayoutOptions.configuration(from: parsed, defaultKind: .grid)
+                if layout.refreshHeight > 0 { options.refreshControlHeight = layout.refreshHeight }
+                let loaded = try loadTrace(path: trace, format: nil)
+                let preset = try Preset.named("mixed")
+                let viaDB = try ReplaySession.run(
+                    trace: loaded, store: try ItemStore(path: db), feed: "home", layout: layout, options: options,
+                    insertPreset: preset)
+                let http = try #require(try SourceOptions.backend(parsed, feed: "home"))
+                let viaHTTP = try ReplaySession.run(
+                    trace: loaded, backend: http, layout: layout, options: options, insertPreset: preset)
+                #expect(http.audit.problemCount == 0, "\(kind) \(name): \(http.audit.examples)")
+                #expect(viaHTTP.undoError == nil)
+                let a = try viaDB.report.jsonData()
+                let b = try viaHTTP.result.report.jsonData()
                 #expect(a == b, "\(kind) \(name): the reports differ")
                 let pages = (try JSONSerialization.jsonObject(with: a) as? [String: Any])?["pages"] as? [String: Any]
                 if name == "flinger" && vertical.contains(kind) {

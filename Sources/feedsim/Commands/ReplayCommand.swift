@@ -30,6 +30,7 @@ let replayCommand = Command(
     ] + SourceOptions.specs + LayoutOptions.specs + ReplayOptionsParsing.specs,
     run: { arguments in
         let tracePath = try arguments.required("--trace")
+        if arguments.value("--source") == nil { _ = try arguments.required("--db") }
         if !arguments.positionals.isEmpty { throw UsageError("unexpected argument '\(arguments.positionals[0])'") }
         var options = try ReplayOptionsParsing.options(from: arguments)
         options.keepTimeline = arguments.value("--timeline") != nil
