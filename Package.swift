@@ -39,7 +39,7 @@ let package = Package(
         .testTarget(name: "FeedReplayTests", dependencies: ["FeedReplay", "FeedSimTestSupport"]),
         .testTarget(name: "FeedLoadTests", dependencies: ["FeedLoad", "FeedSimTestSupport"]),
         .testTarget(name: "FeedHTTPTests", dependencies: ["FeedHTTP", "FeedModel", "FeedStore", "FeedSimTestSupport"]),
-        .testTarget(name: "feedsimTests", dependencies: ["feedsim", "FeedStore", "FeedReplay", "FeedHTTP", "FeedSimTestSupport"]),
+        .testTarget(name: "feedsimTests", dependencies: ["feedsim", "FeedStore", "FeedLayout", "FeedReplay", "FeedHTTP", "FeedSimTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

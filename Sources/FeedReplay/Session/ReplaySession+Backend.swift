@@ -4,41 +4,28 @@ import FeedStore
 
 extension ReplaySession {
     /// Replays `trace` against any backend bound to one feed (an HTTP feed API, PostgreSQL): the
-    /// same main job as ``run(trace:store:feed:layout:options:insertPreset:keepInserts:)``.
+    /// same main job as ``run(trace:store:feed:layout:options:insertPreset:keepInserts:shouldStop:)``.
     ///
-    /// - Parameters:
-    ///   - keepInserts: keep the rows that the trace's `insert` events write; by default they are
-    ///     deleted through the backend when the replay ends (a backend that cannot delete keeps
-    ///     them: the ids are returned in ``ReplayBackendResult/keptInsertIDs``).
-    /// - Throws: ``LayoutError``, ``ReplayError`` for invalid options, and the backend's errors.
+    /// The trace's `insert` events live in memory while the replay runs (``StoreBackend``); with
+    /// `keepInserts` they are written at the end through ``FeedModel/FeedBackend/insert(_:)``
+    /// (an HTTP API: one POST, where its convention has one).
+    /// - Throws: ``LayoutError``, ``ReplayError`` for invalid options, ``StoreError/interrupted``
+    ///   when `shouldStop` says so, and the backend's errors.
     public static func run(
         trace: Trace, backend: any FeedBackend, layout: LayoutConfiguration, options: ReplayOptions,
-        insertPreset: Preset, keepInserts: Bool = false
-    ) throws -> ReplayBackendResult {
+        insertPreset: Preset, keepInserts: Bool = false, shouldStop: @escaping () -> Bool = { false }
+    ) throws -> ReplayResult {
         let replayBackend = try StoreBackend(backend: backend, insertPreset: insertPreset, seed: options.seed)
         let session = try ReplaySession(
             trace: trace, layout: try layout.makeLayout(), layoutDescription: layout.summary, backend: replayBackend,
             options: options, axis: layout.scrollAxis)
-        let result = try session.run()
-        var kept: [Int64] = []
-        var undoError: (any Error)?
-        if !keepInserts && !replayBackend.insertedIDs.isEmpty {
-            do {
-                try backend.delete(ids: replayBackend.insertedIDs)
-            } catch {
-                kept = replayBackend.insertedIDs
-                undoError = error
-            }
+        while try session.advanceFrame() {
+            if shouldStop() { throw StoreError.interrupted }
         }
-        return ReplayBackendResult(result: result, keptInsertIDs: kept, undoError: undoError.map { "\($0)" })
+        if keepInserts {
+            if shouldStop() { throw StoreError.interrupted }
+            try replayBackend.commitInserts()
+        }
+        return session.result
     }
-}
-
-/// A replay over any backend, and whether its inserts could be undone.
-public struct ReplayBackendResult: Sendable {
-    public var result: ReplayResult
-    /// Ids the trace's inserts wrote that could not be deleted afterwards (empty when undone or kept on purpose).
-    public var keptInsertIDs: [Int64]
-    /// Why the delete failed, when it did.
-    public var undoError: String?
 }

@@ -8,17 +8,18 @@ let benchHTTPCommand = Command(
     summary: "Benchmark FeedSim's HTTP client (pagination sessions) against wrk on the same pages of feedsim serve (target ≥ 0.5).",
     usage: "bench http [--count N] [--connections C] [--seconds S] [--threads T] [--json]",
     options: [
-        OptionSpec("--count", .value, "N", help: "Items to seed (1000...10000000, default 100000)."),
-        OptionSpec("--connections", .value, "C", help: "Connections on each side (default 4)."),
-        OptionSpec("--seconds", .value, "S", help: "Seconds each side runs (default 5)."),
-        OptionSpec("--threads", .value, "T", help: "Server worker threads (default 2)."),
+        OptionSpec("--count", "N", accepts: .integer(1000...10_000_000), default: "100000", help: "Items to seed."),
+        OptionSpec("--connections", "C", accepts: .integer(1...256), default: "4", help: "Connections on each side."),
+        OptionSpec("--seconds", "S", accepts: .number(0.5...600), default: "5", help: "Seconds each side runs."),
+        OptionSpec("--threads", "T", accepts: .integer(1...64), default: "2", help: "Server worker threads."),
         OptionSpec("--json", .flag, help: "Print one JSON object."),
     ],
     run: { arguments in
-        let count = try arguments.int("--count", default: 100_000, in: 1000...10_000_000)!
-        let connections = try arguments.int("--connections", default: 4, in: 1...256)!
-        let seconds = try arguments.double("--seconds", default: 5, in: 0.5...600)!
-        let threads = try arguments.int("--threads", default: 2, in: 1...64)!
+        try arguments.expectNoPositionals()
+        let count = try arguments.int("--count") ?? 100_000
+        let connections = try arguments.int("--connections") ?? 4
+        let seconds = try arguments.double("--seconds") ?? 5
+        let threads = try arguments.int("--threads") ?? 2
         guard let wrk = findExecutable("wrk") else {
             throw CommandFailure("bench http needs wrk on the PATH (Debian: apt-get install wrk)")
         }

@@ -9,23 +9,24 @@ let pageCommand = Command(
     usage: "page --db PATH | --source URL [--convention C] [--feed NAME] [--after CURSOR | --before CURSOR] [--limit N] "
         + "[--json] [--walk [--max-pages N]]",
     options: [
-        OptionSpec("--db", .value, "PATH", help: "SQLite database file."),
+        OptionSpec("--db", "PATH", accepts: .path, help: "SQLite database file."),
         OptionSpec("--feed", .value, "NAME", help: "Feed (default: home, or the only feed)."),
         OptionSpec("--after", .value, "CURSOR", help: "Older items after this cursor (load more)."),
         OptionSpec("--before", .value, "CURSOR", help: "Newer items before this cursor (refresh)."),
-        OptionSpec("--limit", .value, "N", help: "Items per page, 1...10000 (default 20)."),
+        OptionSpec("--limit", "N", accepts: .integer(1...10_000), default: "20", help: "Items per page."),
         OptionSpec("--json", .flag, help: "Print the page as one JSON object."),
         OptionSpec(
             "--walk", .flag,
             help: "With --source: follow More to the end, checking every page; prints the items' count and the problems."),
-        OptionSpec("--max-pages", .value, "N", help: "With --walk: stop after N pages (default 100000)."),
+        OptionSpec(
+            "--max-pages", "N", accepts: .integer(1...10_000_000), default: "100000", help: "With --walk: stop after N pages."),
     ] + SourceOptions.specs,
     run: { arguments in
-        if !arguments.positionals.isEmpty { throw UsageError("unexpected argument '\(arguments.positionals[0])'") }
         if arguments.value("--after") != nil && arguments.value("--before") != nil {
             throw UsageError("give --after or --before, not both")
         }
-        let limit = try arguments.int("--limit", default: 20, in: 1...10_000) ?? 20
+        try arguments.expectNoPositionals()
+        let limit = try arguments.int("--limit") ?? 20
         if let http = try SourceOptions.backend(arguments, feed: arguments.value("--feed") ?? "home") {
             return try sourcePage(http, arguments: arguments, limit: limit)
         }
@@ -55,7 +56,7 @@ let pageCommand = Command(
 /// `page --source`: one page by the API's own cursors, or a checked walk of every page.
 private func sourcePage(_ http: HTTPFeedBackend, arguments: ParsedArguments, limit: Int) throws -> Int32 {
     if arguments.flag("--walk") {
-        let maxPages = try arguments.int("--max-pages", default: 100_000, in: 1...10_000_000)!
+        let maxPages = try arguments.int("--max-pages") ?? 100_000
         let walk = try http.walk(pageSize: limit, maxPages: maxPages, start: arguments.value("--after"))
         let audit = http.audit
         if arguments.flag("--json") {

@@ -8,7 +8,7 @@ let serveCommand = Command(
     summary: "Serve a database as an HTTP feed API (JSON pages by cursor, rows, inserts, placeholder images).",
     usage: "serve --db PATH [--listen HOST:PORT] [--latency M] [--faults F] [--seed S] [--threads N] [--access-log FILE]",
     options: [
-        OptionSpec("--db", .value, "PATH", help: "The database to serve (made by feedsim seed or import)."),
+        OptionSpec("--db", "PATH", accepts: .path, help: "The database to serve (made by feedsim seed or import)."),
         OptionSpec("--listen", .value, "HOST:PORT", help: "Address to listen on (default 127.0.0.1:8080; port 0: any free port)."),
         OptionSpec(
             "--latency", .value, "MODEL",
@@ -17,12 +17,16 @@ let serveCommand = Command(
             "--faults", .value, "SPEC",
             help: "error=P (500), rate-limit=P (429), retry-after=S, timeout=P, timeout-ms=MS (held, then closed), "
                 + "outage=START-END (503, ms since start) (default none)."),
-        OptionSpec("--seed", .value, "S", help: "Seed of the per-request draws (default 1): request n gets the same draws in every run."),
-        OptionSpec("--threads", .value, "N", help: "Worker threads, each with its own database connection (default 4)."),
+        OptionSpec(
+            "--seed", "S", accepts: .seed, default: "1",
+            help: "Seed of the per-request draws: request n gets the same draws in every run."),
+        OptionSpec(
+            "--threads", "N", accepts: .integer(1...256), default: "4",
+            help: "Worker threads, each with its own database connection."),
         OptionSpec("--access-log", .value, "FILE", help: "Append one line per request (Common Log Format plus ms); - for stderr."),
     ],
     run: { arguments in
-        if !arguments.positionals.isEmpty { throw UsageError("unexpected argument '\(arguments.positionals[0])'") }
+        try arguments.expectNoPositionals()
         let path = try arguments.required("--db")
         guard FileManager.default.fileExists(atPath: path) else {
             throw CommandFailure("\(path): no such database (create one with feedsim seed or feedsim import)")
@@ -37,7 +41,7 @@ let serveCommand = Command(
         }
         let faults = try ServeFaults.parse(arguments.value("--faults") ?? "none")
         let seed = try ReplayOptionsParsing.seed(arguments)
-        let threads = try arguments.int("--threads", default: 4, in: 1...256)!
+        let threads = try arguments.int("--threads") ?? 4
         var accessLog: AccessLog?
         if let logPath = arguments.value("--access-log") {
             accessLog = logPath == "-" ? AccessLog(descriptor: STDERR_FILENO) : try AccessLog(path: logPath)

@@ -15,9 +15,9 @@ enum SourceOptions {
         OptionSpec(
             "--header-env", .repeated, "VAR",
             help: "A request header read from environment variable VAR ('K: V'), so secrets stay off the command line."),
-        OptionSpec("--timeout-ms", .value, "MS", help: "Per-request timeout for --source (default 10000)."),
+        OptionSpec("--timeout-ms", "MS", accepts: .integer(1...600_000), default: "10000", help: "Per-request timeout for --source."),
         OptionSpec(
-            "--truth-db", .value, "PATH",
+            "--truth-db", "PATH", accepts: .path,
             help: "The SQLite database behind --source, for an independent ground truth (finds skipped items)."),
     ]
 
@@ -39,7 +39,7 @@ enum SourceOptions {
             }
             headers.append(line)
         }
-        let timeout = try arguments.int("--timeout-ms", default: 10_000, in: 1...600_000)!
+        let timeout = try arguments.int("--timeout-ms") ?? 10_000
         do {
             let convention = try Convention.load(arguments.value("--convention") ?? "feedsim")
             let client = try HTTPClient(headers: headers, timeoutMs: timeout)
