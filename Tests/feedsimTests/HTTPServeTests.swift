@@ -262,7 +262,7 @@ import Testing
                 var options = try ReplayOptionsParsing.options(from: parsed)
                 let layout = try LayoutOptions.configuration(from: parsed, defaultKind: .grid)
                 if layout.refreshHeight > 0 { options.refreshControlHeight = layout.refreshHeight }
-                let loaded = try loadTrace(path: trace, format: nil)
+                let loaded = try TraceFormat.canonical.load(contentsOf: trace)
                 let preset = try Preset.named("mixed")
                 let viaDB = try ReplaySession.run(
                     trace: loaded, store: try ItemStore(path: db), feed: "home", layout: layout, options: options,
@@ -292,7 +292,7 @@ import Testing
         var options = try ReplayOptionsParsing.options(from: try ParsedArguments([], specs: ReplayOptionsParsing.specs))
         options.keepTimeline = false
         _ = try ReplaySession.run(
-            trace: try loadTrace(path: refresher, format: nil), backend: http,
+            trace: try TraceFormat.canonical.load(contentsOf: refresher), backend: http,
             layout: LayoutConfiguration(kind: .list), options: options, insertPreset: try Preset.named("mixed"),
             keepInserts: true)
         let inserted = try ReplayTraceCount.inserts(in: refresher)

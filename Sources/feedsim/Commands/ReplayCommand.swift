@@ -11,6 +11,7 @@ let replayCommand = Command(
         replay --db PATH | --source URL [--convention C] --trace FILE [--trace-format F] [--feed NAME]
                       [--kind K and layout options] [--ranges PRESET] [--page-size N] [--prefetch D] [--scroll P]
                       [--pull-threshold PT] [--latency M] [--faults F] [--seed S]
+                      [--viewport WxH] [--refresh-rate HZ] [importer options: --px-per-pt K ...]
                       [--json | --report FILE] [--timeline FILE]
         """,
     options: [
@@ -27,7 +28,7 @@ let replayCommand = Command(
         OptionSpec("--json", .flag, help: "Print the JSON report on stdout instead of the summary."),
         OptionSpec("--report", "FILE", accepts: .path, help: "Also write the JSON report to FILE."),
         OptionSpec("--timeline", "FILE", accepts: .path, help: "Write one CSV row per frame to FILE."),
-    ] + SourceOptions.specs + LayoutOptions.specs + ReplayOptionsParsing.specs,
+    ] + SourceOptions.specs + LayoutOptions.specs + ReplayOptionsParsing.specs + TraceImportParsing.specs,
     run: { arguments in
         Interruption.shared.install()  // first: a signal during the trace's parse still stops the replay
         let tracePath = try arguments.required("--trace")
@@ -38,7 +39,10 @@ let replayCommand = Command(
         let layout = try LayoutOptions.configuration(from: arguments, defaultKind: .grid)
         // A layout with a refresh view: the refresh control holds its height open while refreshing.
         if layout.refreshHeight > 0 { options.refreshControlHeight = layout.refreshHeight }
-        let trace = try loadTrace(path: tracePath, format: arguments.value("--trace-format"))
+        let imported = try TraceImportParsing.load(path: tracePath, format: arguments.value("--trace-format"), arguments)
+        TraceImportParsing.warn(imported)
+        options.traceNotes = imported.guesses
+        let trace = imported.trace
         let keepInserts = arguments.flag("--keep-inserts")
         let preset = try Preset.named(arguments.value("--insert-preset") ?? "mixed")
         if let http = try SourceOptions.backend(arguments, feed: arguments.value("--feed") ?? "home") {
@@ -58,17 +62,6 @@ let replayCommand = Command(
         return result.report.violations.isEmpty ? 0 : 2
     }
 )
-
-/// Reads a trace in any supported format. - Throws: ``CommandFailure`` for an unknown format;
-/// ``TraceError`` naming the file, line and field for malformed input.
-func loadTrace(path: String, format: String?) throws -> Trace {
-    let name = format ?? "jsonl"
-    guard let traceFormat = TraceFormat(rawValue: name) else {
-        throw CommandFailure("--trace-format: unknown format '\(name)' (jsonl, evemu, chrome, touch-csv, rrweb)")
-    }
-    guard FileManager.default.fileExists(atPath: path) else { throw CommandFailure("\(path): no such file") }
-    return try traceFormat.load(contentsOf: path)
-}
 
 /// Opens a database that must already exist (replaying against a fresh empty file is a mistake),
 /// read-only unless `writes` (`replay --keep-inserts` of a trace with insert events).

@@ -4,7 +4,7 @@ import Foundation
 let seedCommand = Command(
     name: "seed",
     summary: "Seed a feed with generated items from a preset (one transaction).",
-    usage: "seed --db PATH --preset NAME --count N [--seed S] [--feed NAME] [--start ISO8601]",
+    usage: "seed --db PATH --preset NAME --count N [--seed S] [--feed NAME] [--start ISO8601] [--append | --replace]",
     options: [
         OptionSpec("--db", "PATH", accepts: .path, help: "SQLite database file (created when missing)."),
         OptionSpec("--preset", .value, "NAME", help: "Preset in Seeds/: photos, news, mixed."),
@@ -14,6 +14,10 @@ let seedCommand = Command(
         OptionSpec(
             "--start", .value, "ISO8601",
             help: "Time before the first item, 1970-01-01 to 9999-12-31 (default 2026-01-01T00:00:00Z); items go forward from it."),
+        OptionSpec(
+            "--append", .flag,
+            help: "The feed has items: continue after the newest one (without it or --replace, a feed with items is refused)."),
+        OptionSpec("--replace", .flag, help: "The feed has items: delete them and seed afresh, in the same transaction."),
     ],
     run: { arguments in
         Interruption.shared.install()
@@ -36,12 +40,15 @@ let seedCommand = Command(
         let feedName = arguments.value("--feed") ?? "home"
         let preset = try Preset.named(presetName)  // before opening: a bad preset writes nothing
 
+        if arguments.flag("--append") && arguments.flag("--replace") {
+            throw UsageError("--append and --replace exclude each other")
+        }
+        let mode: Seeder.Mode = arguments.flag("--append") ? .append : arguments.flag("--replace") ? .replace : .intoEmpty
         let store = try StoreCommandSupport.openForWriting(path)
-        var generator = ItemGenerator(preset: preset, seed: seed, start: start)
         let showProgress = standardErrorIsTerminal
         let began = ContinuousClock.now
         let summary = try Seeder.seed(
-            store, feedNamed: feedName, generator: &generator, count: count,
+            store, feedNamed: feedName, mode: mode, preset: preset, seed: seed, start: start, count: count,
             progress: { done in if showProgress { StoreCommandSupport.progressBar(done: done, total: count) } },
             shouldStop: Interruption.shared.shouldStop)
         let seconds = StoreCommandSupport.seconds(since: began)
