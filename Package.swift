@@ -8,6 +8,7 @@ let package = Package(
         .executable(name: "feedsim", targets: ["feedsim"]),
         .library(name: "FeedReplay", targets: ["FeedReplay"]),
         .library(name: "FeedStore", targets: ["FeedStore"]),
+        .library(name: "FeedPostgres", targets: ["FeedPostgres"]),
     ],
     targets: [
         .systemLibrary(
@@ -15,10 +16,16 @@ let package = Package(
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]
         ),
+        .systemLibrary(
+            name: "FeedSimPQ",
+            pkgConfig: "libpq",
+            providers: [.apt(["libpq-dev"])]
+        ),
         // glibc's mallopt, for the load tester (header only, nothing to link).
         .systemLibrary(name: "FeedSimLibc"),
         .target(name: "FeedModel"),
         .target(name: "FeedStore", dependencies: ["FeedModel", "FeedSimSQLite"]),
+        .target(name: "FeedPostgres", dependencies: ["FeedModel", "FeedSimPQ"]),
         .target(name: "FeedLayout"),
         .target(name: "FeedEngine", dependencies: ["FeedModel", "FeedLayout"]),
         .target(name: "FeedReplay", dependencies: ["FeedEngine", "FeedStore"]),
