@@ -38,6 +38,10 @@ let package = Package(
         .target(name: "FeedSimTestSupport", path: "Tests/Support"),
         .testTarget(name: "FeedModelTests", dependencies: ["FeedModel"]),
         .testTarget(name: "FeedStoreTests", dependencies: ["FeedStore", "FeedModel", "FeedSimTestSupport"]),
+        .testTarget(
+            name: "BackendContractTests",
+            dependencies: ["FeedModel", "FeedStore", "FeedPostgres", "FeedReplay", "FeedSimTestSupport"]
+        ),
         .testTarget(name: "FeedLayoutTests", dependencies: ["FeedLayout", "FeedModel"]),
         .testTarget(name: "FeedEngineTests", dependencies: ["FeedEngine", "FeedStore", "FeedSimTestSupport"]),
         .testTarget(name: "FeedReplayTests", dependencies: ["FeedReplay", "FeedSimTestSupport"]),
