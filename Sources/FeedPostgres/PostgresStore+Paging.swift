@@ -73,15 +73,19 @@ enum KeysetDirection {
     /// item exists on the other side of the page's nearest item — of the cursor itself when the page
     /// is empty, then one row of NULLs carries the answer. Since nothing lies between the cursor and
     /// the nearest item, "beyond the nearest item" is "beyond the cursor, or the cursor's own row".
+    /// "Beyond the cursor" is the nearest such item's id, not `EXISTS`: with `ORDER BY … LIMIT 1`
+    /// the planner seeks the feed-order index, where for `EXISTS` it may pick a sequential scan that
+    /// reads the whole feed when nothing is beyond (the top of the feed, on every Refresh).
     var sql: String {
-        let (toward, away, order) = self == .after ? ("<", ">", "DESC") : (">", "<", "ASC")
+        let (toward, away, order, awayOrder) = self == .after ? ("<", ">", "DESC", "ASC") : (">", "<", "ASC", "DESC")
         return """
             WITH page AS (
                 SELECT id, published_at, kind, width, height FROM items
                 WHERE feed_id = $1 AND (published_at, id) \(toward) ($2, $3)
                 ORDER BY published_at \(order), id \(order) LIMIT $4
             ), probe AS (
-                SELECT EXISTS (SELECT 1 FROM items WHERE feed_id = $1 AND (published_at, id) \(away) ($2, $3))
+                SELECT (SELECT id FROM items WHERE feed_id = $1 AND (published_at, id) \(away) ($2, $3)
+                        ORDER BY published_at \(awayOrder), id \(awayOrder) LIMIT 1) IS NOT NULL
                     OR (EXISTS (SELECT 1 FROM page)
                         AND EXISTS (SELECT 1 FROM items WHERE feed_id = $1 AND published_at = $2 AND id = $3))
                     AS behind
