@@ -32,7 +32,9 @@ let package = Package(
         .target(name: "FeedLoad", dependencies: ["FeedReplay", "FeedStore", "FeedSimSQLite", "FeedSimLibc"]),
         .executableTarget(
             name: "feedsim",
-            dependencies: ["FeedModel", "FeedStore", "FeedLayout", "FeedEngine", "FeedReplay", "FeedLoad"]
+            dependencies: [
+                "FeedModel", "FeedStore", "FeedPostgres", "FeedLayout", "FeedEngine", "FeedReplay", "FeedLoad",
+            ]
         ),
         // Locates the package's files and the real data outside it, for the tests only.
         .target(name: "FeedSimTestSupport", path: "Tests/Support"),

@@ -1,4 +1,5 @@
 import FeedLayout
+import FeedModel
 import FeedStore
 
 extension ReplaySession {
@@ -17,13 +18,32 @@ extension ReplaySession {
         insertPreset: Preset, keepInserts: Bool = false
     ) throws -> ReplayResult {
         let feedID = try store.requireFeed(named: feed)
-        let backend = try StoreBackend(store: store, feed: feedID, insertPreset: insertPreset, seed: options.seed)
+        return try run(
+            trace: trace, backend: store.pages(feed: feedID), layout: layout, options: options,
+            insertPreset: insertPreset, keepInserts: keepInserts, discardingWrites: { try store.discardingWrites($0) })
+    }
+
+    /// Replays `trace` against one feed of any backend (SQLite, PostgreSQL, …): the same replay as
+    /// ``run(trace:store:feed:layout:options:insertPreset:keepInserts:)``, which calls this.
+    ///
+    /// - Parameters:
+    ///   - backend: an open backend bound to the replayed feed, used by this thread only.
+    ///   - discardingWrites: runs its argument with the writes it makes through `backend` undone
+    ///     afterwards (the backend's own mechanism: a savepoint, a rolled-back transaction); used
+    ///     when the trace has `insert` events and `keepInserts` is `false`.
+    /// - Throws: ``LayoutError``, ``ReplayError``, and the backend's errors.
+    public static func run(
+        trace: Trace, backend: any FeedBackend, layout: LayoutConfiguration, options: ReplayOptions,
+        insertPreset: Preset, keepInserts: Bool = false,
+        discardingWrites: (() throws -> ReplayResult) throws -> ReplayResult
+    ) throws -> ReplayResult {
+        let replayBackend = try StoreBackend(backend: backend, insertPreset: insertPreset, seed: options.seed)
         let session = try ReplaySession(
-            trace: trace, layout: try layout.makeLayout(), layoutDescription: layout.summary, backend: backend,
+            trace: trace, layout: try layout.makeLayout(), layoutDescription: layout.summary, backend: replayBackend,
             options: options, axis: layout.scrollAxis)
         let writes = trace.events.contains { if case .insert = $0.kind { return true } else { return false } }
         if writes && !keepInserts {
-            return try store.discardingWrites { try session.run() }
+            return try discardingWrites { try session.run() }
         }
         return try session.run()
     }

@@ -1,4 +1,5 @@
 import FeedLayout
+import FeedModel
 import FeedStore
 import Foundation
 
@@ -8,7 +9,7 @@ let layoutCommand = Command(
     summary: "Lay out a feed and print the layout attributes of the elements in a rect.",
     usage: """
         layout --kind KIND --count N --viewport WxH [--offset X,Y | --rect X,Y,W,H] [layout options] \
-        [--sizes FILE | --db PATH [--feed NAME]] [--target-offset X,Y [--velocity VX,VY]] [--json] [--svg FILE]
+        [--sizes FILE | --db PATH|URI [--feed NAME]] [--target-offset X,Y [--velocity VX,VY]] [--json] [--svg FILE]
         """,
     options: LayoutOptions.specs + [
         OptionSpec("--count", .value, "N", help: "Items to lay out (default: every line of --sizes)."),
@@ -16,7 +17,7 @@ let layoutCommand = Command(
         OptionSpec("--offset", .value, "X,Y", help: "Content offset: the rect is the viewport there (default 0,0)."),
         OptionSpec("--rect", .value, "X,Y,W,H", help: "Query this rect instead of the viewport (content coordinates)."),
         OptionSpec("--sizes", .value, "FILE", help: "Intrinsic sizes, CSV 'width,height' per line (default: --item-size or 100x100 for every item)."),
-        OptionSpec("--db", .value, "PATH", help: "Intrinsic sizes of the feed's items, newest first (--count of them, default all)."),
+        OptionSpec("--db", .value, "PATH|URI", help: "Intrinsic sizes of the feed's items, newest first (--count of them, default all)."),
         OptionSpec("--feed", .value, "NAME", help: "Feed of --db (default home)."),
         OptionSpec("--target-offset", .value, "X,Y", help: "Also print where a scroll proposed to stop here would stop."),
         OptionSpec("--velocity", .value, "VX,VY", help: "Scroll velocity for --target-offset, points per second (default 0,0)."),
@@ -27,7 +28,7 @@ let layoutCommand = Command(
 )
 
 /// Intrinsic sizes of the first `count` items (all when `nil`) in feed order, walked by keyset pages.
-private func feedSizes(_ source: FeedPageSource, count: Int?) throws -> [Size] {
+private func feedSizes(_ source: any FeedBackend, count: Int?) throws -> [Size] {
     let pageSize = 1000
     var sizes: [Size] = []
     var page = try source.newest(limit: min(pageSize, max(count ?? pageSize, 1)))
@@ -52,8 +53,8 @@ private func feedSizes(_ source: FeedPageSource, count: Int?) throws -> [Size] {
         throw UsageError("give either --sizes or --db, not both")
     }
     if let dbPath = arguments.value("--db") {
-        let store = try openExistingStore(path: dbPath)
-        let source = store.pages(feed: try store.requireFeed(named: arguments.value("--feed") ?? "home"))
+        let source = try FeedDatabase.open(dbPath, mustExist: true)
+            .backend(feedNamed: arguments.value("--feed") ?? "home")
         let count = try arguments.int("--count", in: 0...100_000_000)
         sizes = try feedSizes(source, count: count)
     } else if let path = arguments.value("--sizes") {

@@ -5,9 +5,9 @@ import Foundation
 let pageCommand = Command(
     name: "page",
     summary: "Print one page of a feed by keyset cursor.",
-    usage: "page --db PATH [--feed NAME] [--after CURSOR | --before CURSOR] [--limit N] [--json]",
+    usage: "page --db PATH|URI [--feed NAME] [--after CURSOR | --before CURSOR] [--limit N] [--json]",
     options: [
-        OptionSpec("--db", .value, "PATH", help: "SQLite database file."),
+        OptionSpec("--db", .value, "PATH|URI", help: "SQLite database file or postgresql:// URI."),
         OptionSpec("--feed", .value, "NAME", help: "Feed (default: home, or the only feed)."),
         OptionSpec("--after", .value, "CURSOR", help: "Older items after this cursor (load more)."),
         OptionSpec("--before", .value, "CURSOR", help: "Newer items before this cursor (refresh)."),
@@ -22,8 +22,7 @@ let pageCommand = Command(
         let limit = try arguments.int("--limit", default: 20, in: 1...10_000) ?? 20
         let after = try arguments.value("--after").map(parseCursor)
         let before = try arguments.value("--before").map(parseCursor)
-        let store = try StoreCommandSupport.openExisting(path)
-        let pages = store.pages(feed: try StoreCommandSupport.feed(arguments, in: store))
+        let pages = try FeedDatabase.open(path, mustExist: true).backend(feedArgument: arguments.value("--feed"))
         let page: Page
         if let after {
             page = try pages.after(after, limit: limit)

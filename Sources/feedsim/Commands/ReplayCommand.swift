@@ -8,12 +8,14 @@ let replayCommand = Command(
     name: "replay",
     summary: "Replay a scroll trace against a feed on a virtual clock and report what a person would have seen.",
     usage: """
-        replay --db PATH --trace FILE [--trace-format F] [--feed NAME] [--kind K and layout options]
+        replay --db PATH|URI --trace FILE [--trace-format F] [--feed NAME] [--kind K and layout options]
                       [--ranges PRESET] [--page-size N] [--prefetch D] [--latency M] [--faults F] [--seed S]
                       [--json | --report FILE] [--timeline FILE]
         """,
     options: [
-        OptionSpec("--db", .value, "PATH", help: "SQLite database made by `feedsim seed` or `feedsim import`."),
+        OptionSpec(
+            "--db", .value, "PATH|URI",
+            help: "SQLite file or postgresql:// URI, seeded by `feedsim seed` or `feedsim import`."),
         OptionSpec("--trace", .value, "FILE", help: "The scroll trace to replay."),
         OptionSpec(
             "--trace-format", .value, "F",
@@ -35,11 +37,12 @@ let replayCommand = Command(
         options.keepTimeline = arguments.value("--timeline") != nil
         let layout = try LayoutOptions.configuration(from: arguments, defaultKind: .grid)
         let trace = try loadTrace(path: tracePath, format: arguments.value("--trace-format"))
-        let store = try openExistingStore(path: dbPath)
         let preset = try Preset.named(arguments.value("--insert-preset") ?? "mixed")
+        let database = try FeedDatabase.open(dbPath, mustExist: true)
         let result = try ReplaySession.run(
-            trace: trace, store: store, feed: arguments.value("--feed") ?? "home", layout: layout, options: options,
-            insertPreset: preset, keepInserts: arguments.flag("--keep-inserts"))
+            trace: trace, backend: try database.backend(feedNamed: arguments.value("--feed") ?? "home"), layout: layout,
+            options: options, insertPreset: preset, keepInserts: arguments.flag("--keep-inserts"),
+            discardingWrites: { try database.discardingWrites($0) })
         try writeReplayOutputs(result, arguments: arguments)
         return result.report.violations.isEmpty ? 0 : 2
     }

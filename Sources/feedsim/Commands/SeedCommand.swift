@@ -4,9 +4,11 @@ import Foundation
 let seedCommand = Command(
     name: "seed",
     summary: "Seed a feed with generated items from a preset (one transaction).",
-    usage: "seed --db PATH --preset NAME --count N [--seed S] [--feed NAME] [--start ISO8601]",
+    usage: "seed --db PATH|URI --preset NAME --count N [--seed S] [--feed NAME] [--start ISO8601]",
     options: [
-        OptionSpec("--db", .value, "PATH", help: "SQLite database file (created when missing)."),
+        OptionSpec(
+            "--db", .value, "PATH|URI",
+            help: "SQLite database file (created when missing) or postgresql:// URI (COPY, one transaction)."),
         OptionSpec("--preset", .value, "NAME", help: "Preset in Seeds/: photos, news, mixed."),
         OptionSpec("--count", .value, "N", help: "Items to generate (1...100000000)."),
         OptionSpec("--seed", .value, "S", help: "Random seed, an unsigned 64-bit integer (default 1)."),
@@ -35,17 +37,26 @@ let seedCommand = Command(
         let feedName = arguments.value("--feed") ?? "home"
         let preset = try Preset.named(presetName)  // before opening: a bad preset writes nothing
 
-        let store = try ItemStore(path: path)
+        let database = try FeedDatabase.open(path, mustExist: false)
         var generator = ItemGenerator(preset: preset, seed: seed, start: start)
         let showProgress = standardErrorIsTerminal
-        let began = ContinuousClock.now
-        let summary = try Seeder.seed(store, feedNamed: feedName, generator: &generator, count: count) { done in
+        let progress = { (done: Int) in
             if showProgress { StoreCommandSupport.progressBar(done: done, total: count) }
         }
+        let began = ContinuousClock.now
+        let items: Int
+        switch database {
+        case .sqlite(let store):
+            items = try Seeder.seed(store, feedNamed: feedName, generator: &generator, count: count, progress: progress)
+                .items
+        case .postgres(let store):
+            items = try store.seed(feedNamed: feedName, count: count, next: { generator.next() }, progress: progress)
+                .items
+        }
         let seconds = StoreCommandSupport.seconds(since: began)
-        let rate = seconds > 0 ? Double(summary.items) / seconds : 0
+        let rate = seconds > 0 ? Double(items) / seconds : 0
         print(
-            "seeded \(summary.items) items into feed '\(feedName)' of \(path) in "
+            "seeded \(items) items into feed '\(feedName)' of \(database.name) in "
                 + String(format: "%.2f s (%.0f rows/s)", seconds, rate))
         return 0
     }

@@ -1,0 +1,96 @@
+import FeedModel
+import FeedPostgres
+import FeedStore
+import Foundation
+
+/// The one place the command line turns `--db` into an open backend: a SQLite file path, or a
+/// PostgreSQL connection URI (`postgresql://…` / `postgres://…`, libpq conninfo; `PG*`
+/// environment variables fill what the URI leaves out). Every command that takes `--db` opens it
+/// here, so a new kind of backend (`--source URL` for an HTTP feed API) is one more case.
+enum FeedDatabase {
+    case sqlite(ItemStore)
+    case postgres(PostgresStore)
+
+    /// How a `--db` value names its database.
+    enum Target {
+        case sqlitePath(String)
+        case postgresURI(String)
+
+        init(_ text: String) {
+            self = PostgresStore.isConnectionURI(text) ? .postgresURI(text) : .sqlitePath(text)
+        }
+    }
+
+    /// Opens the database `--db` names, migrating its schema.
+    /// - Parameter mustExist: for commands that only read (page, stats, replay, layout): a missing
+    ///   SQLite file is an error, not a new empty database. A PostgreSQL database always exists
+    ///   (its FeedSim tables are created in it when missing).
+    /// - Throws: ``CommandFailure`` for a missing file; the backend's errors (cannot connect,
+    ///   foreign database, newer schema, unsupported server …) with their own messages.
+    static func open(_ text: String, mustExist: Bool) throws -> FeedDatabase {
+        switch Target(text) {
+        case .sqlitePath(let path):
+            if mustExist && !FileManager.default.fileExists(atPath: path) {
+                throw CommandFailure(
+                    "\(path): no such database (create one with feedsim seed --db \(path) … or feedsim import)")
+            }
+            return .sqlite(try ItemStore(path: path))
+        case .postgresURI(let uri):
+            return .postgres(try PostgresStore(conninfo: uri, migrator: try postgresMigrator()))
+        }
+    }
+
+    /// The migrations of `Schema/postgres/`.
+    static func postgresMigrator() throws -> PostgresMigrator {
+        try PostgresMigrator(directory: try ProjectResources.schemaDirectory().appendingPathComponent("postgres"))
+    }
+
+    /// What to call the database in messages: the file, or `host:port/dbname` (never a password).
+    var name: String {
+        switch self {
+        case .sqlite(let store): store.path
+        case .postgres(let store): store.database
+        }
+    }
+
+    /// The feed names, sorted.
+    func feedNames() throws -> [String] {
+        switch self {
+        case .sqlite(let store): try store.feeds().map(\.name)
+        case .postgres(let store): try store.feeds().map(\.name)
+        }
+    }
+
+    /// The backend of the feed `name`. - Throws: the backend's unknown-feed error listing the feeds.
+    func backend(feedNamed name: String) throws -> any FeedBackend {
+        switch self {
+        case .sqlite(let store): store.pages(feed: try store.requireFeed(named: name))
+        case .postgres(let store): store.backend(feed: try store.requireFeed(named: name))
+        }
+    }
+
+    /// The feed named by `--feed`; without it, `home` when present, else the only feed.
+    func backend(feedArgument name: String?) throws -> any FeedBackend {
+        if let name { return try backend(feedNamed: name) }
+        let names = try feedNames()
+        if names.contains("home") { return try backend(feedNamed: "home") }
+        if names.count == 1 { return try backend(feedNamed: names[0]) }
+        if names.isEmpty { throw CommandFailure("\(self.name): the database has no feeds") }
+        throw CommandFailure("several feeds, pick one with --feed: \(names.joined(separator: ", "))")
+    }
+
+    func stats() throws -> StoreStats {
+        switch self {
+        case .sqlite(let store): try store.stats()
+        case .postgres(let store): try store.stats()
+        }
+    }
+
+    /// Runs `body` with the writes it makes through this database undone afterwards.
+    func discardingWrites<T>(_ body: () throws -> T) throws -> T {
+        switch self {
+        case .sqlite(let store): try store.discardingWrites(body)
+        case .postgres(let store): try store.discardingWrites(body)
+        }
+    }
+}
