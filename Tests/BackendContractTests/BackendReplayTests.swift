@@ -54,7 +54,7 @@ import Testing
     }
 
     @Test(postgresAvailable)
-    func aReplayOverPostgreSQLGivesTheSameReportAsOverSQLiteSeededIdentically() throws {
+    func replaysSeededIdenticallyGiveTheSameReportOnSQLiteAndPostgreSQL() throws {
         let sqlite = try Self.replay(on: .sqlite)
         let postgres = try Self.replay(on: .postgresql)
         #expect(String(decoding: postgres.report, as: UTF8.self) == String(decoding: sqlite.report, as: UTF8.self))
