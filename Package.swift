@@ -48,7 +48,7 @@ let package = Package(
         .testTarget(name: "FeedEngineTests", dependencies: ["FeedEngine", "FeedStore", "FeedSimTestSupport"]),
         .testTarget(name: "FeedReplayTests", dependencies: ["FeedReplay", "FeedSimTestSupport"]),
         .testTarget(name: "FeedLoadTests", dependencies: ["FeedLoad", "FeedSimTestSupport"]),
-        .testTarget(name: "feedsimTests", dependencies: ["feedsim", "FeedStore", "FeedSimTestSupport"]),
+        .testTarget(name: "feedsimTests", dependencies: ["feedsim", "FeedStore", "FeedPostgres", "FeedSimTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )
