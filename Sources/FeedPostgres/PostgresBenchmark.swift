@@ -43,6 +43,26 @@ public enum PostgresBenchmark {
     /// The ratio every measure should stay under.
     public static let target = 1.25
 
+    /// The concurrent-clients measure: FeedSim's sessions beside `pgbench` at the same client count.
+    public struct Clients {
+        public var clients: Int
+        /// Wall seconds each side runs.
+        public var seconds: Double
+        /// Runs `pgbench` with the script (``pgbenchScript(pageSize:)``), `-c clients -j clients`,
+        /// for `seconds`, with `defines` (`-D name=value`) and the libpq `settings` (a search path)
+        /// as `PGOPTIONS`; returns its transactions per second.
+        public var pgbench: (_ script: String, _ defines: [(String, String)], _ options: String) throws -> Double
+
+        public init(
+            clients: Int, seconds: Double,
+            pgbench: @escaping (_ script: String, _ defines: [(String, String)], _ options: String) throws -> Double
+        ) {
+            self.clients = clients
+            self.seconds = seconds
+            self.pgbench = pgbench
+        }
+    }
+
     /// Runs the benchmark in two fresh schemas of the database `conninfo` names (dropped afterwards).
     /// - Parameters:
     ///   - makeGenerator: a fresh item generator per seeding run (the same items every time).
@@ -51,7 +71,8 @@ public enum PostgresBenchmark {
     ///   when the API and the raw loop disagree.
     public static func run(
         conninfo: String, migrator: PostgresMigrator, count: Int, makeGenerator: () -> () -> NewItem,
-        pageSize: Int = 50, batchSize: Int = 50, repetitions: Int = 3, progress: (String) -> Void = { _ in }
+        pageSize: Int = 50, batchSize: Int = 50, repetitions: Int = 3, clients: Clients? = nil,
+        progress: (String) -> Void = { _ in }
     ) throws -> Report {
         precondition(count >= 100 && pageSize >= 1 && batchSize >= 1 && repetitions >= 1)
         let admin = try PostgresConnection(conninfo)
@@ -127,6 +148,36 @@ public enum PostgresBenchmark {
         }
         let perPage = 1e6 / Double(pages)
         let perBatch = 1e6 / Double(batches.count)
+        var clientMeasures: [Measure] = []
+        if let clients {
+            let newest = try backend.newest(limit: 1).items.first?.publishedAt ?? 0
+            let oldest = try store.connection.execute("SELECT min(published_at) FROM items").int64(0, 0)
+            // Alternating rounds (FeedSim, pgbench, FeedSim, …), the best of each side counting, so a
+            // burst of load from other processes does not land on one side only.
+            var sessions = 0.0
+            var tps = 0.0
+            for round in 1...repetitions {
+                progress("\(clients.clients) clients paging for \(clients.seconds) s with PostgresStore (round \(round))")
+                sessions = max(
+                    sessions,
+                    try pagesPerSecond(
+                        conninfo: conninfo, settings: settings(apiSchema), migrator: migrator, feed: "home",
+                        clients: clients.clients, seconds: clients.seconds, pageSize: pageSize,
+                        newestPublishedAt: newest, oldestPublishedAt: oldest, maxID: Int64(count)))
+                progress("\(clients.clients) clients running the same statement with pgbench (round \(round))")
+                tps = max(
+                    tps,
+                    try clients.pgbench(
+                        pgbenchScript(pageSize: pageSize),
+                        [
+                            ("feed", String(backend.feed)), ("lo", String(oldest)), ("hi", String(newest)),
+                            ("maxid", String(count)),
+                        ], "-c search_path=\(apiSchema)"))
+            }
+            clientMeasures.append(
+                Measure(
+                    name: "pages, \(clients.clients) clients", unit: "pages/s", api: sessions, raw: tps, ratio: tps / sessions))
+        }
         return Report(
             items: count, pageSize: pageSize, batchSize: batchSize, database: store.database,
             serverVersion: PostgresStoreError.versionText(store.serverVersion),
@@ -140,7 +191,7 @@ public enum PostgresBenchmark {
                 Measure(
                     name: "rows by id", unit: "µs/batch", api: rowsAPI * perBatch, raw: rowsRaw * perBatch,
                     ratio: rowsAPI / rowsRaw),
-            ])
+            ] + clientMeasures)
     }
 
     /// Follows `after` pages from the newest to the end. - Returns: pages and items read.

@@ -91,8 +91,8 @@ final class RawPostgres {
     /// Newest page, then `after` pages (page and probe in one statement) to the end.
     func walk(feed: Int64, limit: Int) throws -> (pages: Int, items: Int) {
         if !walkPrepared {
-            try prepare("raw_newest", PostgresStore.newestSQL)
-            try prepare("raw_after", KeysetDirection.after.sql)
+            try prepare("raw_newest", PostgresStore.newestSQL(rows: limit + 1))
+            try prepare("raw_after", KeysetDirection.after.sql(rows: limit + 1))
             walkPrepared = true
         }
         func stubs(_ result: OpaquePointer) -> (items: [Item], behind: Bool) {
@@ -111,13 +111,13 @@ final class RawPostgres {
             let behind = hasProbe && rows > 0 && PQgetvalue(result, 0, 5).pointee == 116
             return (items, behind)
         }
-        var page = try run("raw_newest", [String(feed), String(limit + 1)], stubs).items
+        var page = try run("raw_newest", [String(feed)], stubs).items
         var pages = 1
         var total = min(page.count, limit)
         while page.count > limit {
             page.removeLast()
             let last = page[page.count - 1]
-            page = try run("raw_after", [String(feed), String(last.publishedAt), String(last.id), String(limit + 1)], stubs)
+            page = try run("raw_after", [String(feed), String(last.publishedAt), String(last.id)], stubs)
                 .items
             pages += 1
             total += min(page.count, limit)

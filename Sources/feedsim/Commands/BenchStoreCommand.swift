@@ -10,6 +10,10 @@ let benchStoreCommand = Command(
         OptionSpec(
             "--db", .value, "URI",
             help: "Benchmark the PostgreSQL store on this database instead (two schemas, created and dropped)."),
+        OptionSpec(
+            "--clients", .value, "N",
+            help: "With --db: also N concurrent paging sessions beside pgbench running the same statement (default 4; 0: skip)."),
+        OptionSpec("--seconds", .value, "S", help: "With --clients: seconds each side runs per round (default 5; --repetitions rounds)."),
         OptionSpec("--count", .value, "N", help: "Items to seed (100...50000000, default 1000000)."),
         OptionSpec(
             "--repetitions", .value, "R", help: "Runs of the walk and row measures; the fastest counts (default 3)."),
@@ -63,12 +67,22 @@ private func row(_ name: String, _ api: String, _ raw: String, _ unit: String, _
 private func benchPostgres(uri: String, count: Int, repetitions: Int, arguments: ParsedArguments) throws -> Int32 {
     let preset = try Preset.named("mixed")
     let verbose = standardErrorIsTerminal
+    let clientCount = try arguments.int("--clients", default: 4, in: 0...256) ?? 4
+    let seconds = try arguments.double("--seconds", default: 5, in: 1...3600) ?? 5
+    var clients: PostgresBenchmark.Clients?
+    if clientCount > 0 {
+        let pgbench = try findPGBench()
+        clients = PostgresBenchmark.Clients(clients: clientCount, seconds: seconds) { script, defines, options in
+            try runPGBench(pgbench, uri: uri, script: script, defines: defines, options: options, clients: clientCount,
+                           seconds: seconds)
+        }
+    }
     let report = try PostgresBenchmark.run(
         conninfo: uri, migrator: try FeedDatabase.postgresMigrator(), count: count,
         makeGenerator: {
             var generator = ItemGenerator(preset: preset, seed: 1)
             return { generator.next() }
-        }, repetitions: repetitions
+        }, repetitions: repetitions, clients: clients
     ) { line in
         if verbose { printError("bench store: \(line)") }
     }
@@ -79,7 +93,8 @@ private func benchPostgres(uri: String, count: Int, repetitions: Int, arguments:
     var lines = [
         "bench store: PostgreSQL \(report.serverVersion) at \(report.database), \(report.items) items (preset mixed, "
             + "seed 1), pages of \(report.pageSize), row batches of \(report.batchSize); "
-            + "ratio = PostgresStore time ÷ raw libpq time (target ≤ \(PostgresBenchmark.target))",
+            + "ratio = PostgresStore time ÷ raw libpq time, or pgbench transactions/s ÷ FeedSim pages/s at the same "
+            + "client count (target ≤ \(PostgresBenchmark.target))",
         row("measure", "PostgresStore", "raw libpq", "unit", "ratio"),
     ]
     for measure in report.measures {
@@ -91,4 +106,54 @@ private func benchPostgres(uri: String, count: Int, repetitions: Int, arguments:
     lines.append(report.withinTarget ? "all ratios within target" : "SOME RATIOS ABOVE TARGET")
     print(lines.joined(separator: "\n"))
     return 0
+}
+
+/// `pgbench` on the PATH, else the newest under /usr/lib/postgresql (Debian's layout).
+private func findPGBench() throws -> URL {
+    let path = ProcessInfo.processInfo.environment["PATH"] ?? ""
+    var candidates = path.split(separator: ":").map { URL(fileURLWithPath: String($0)).appendingPathComponent("pgbench") }
+    let debian = URL(fileURLWithPath: "/usr/lib/postgresql")
+    let versions = (try? FileManager.default.contentsOfDirectory(atPath: debian.path)) ?? []
+    for version in versions.sorted(by: { (Int($0) ?? 0) > (Int($1) ?? 0) }) {
+        candidates.append(debian.appendingPathComponent(version).appendingPathComponent("bin/pgbench"))
+    }
+    guard let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0.path) }) else {
+        throw CommandFailure("bench store --clients: pgbench not found (Debian: apt-get install postgresql-contrib, or --clients 0)")
+    }
+    return found
+}
+
+/// Runs pgbench with `script` (prepared protocol, as FeedSim's statements) and returns its tps.
+private func runPGBench(
+    _ pgbench: URL, uri: String, script: String, defines: [(String, String)], options: String, clients: Int,
+    seconds: Double
+) throws -> Double {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("feedsim-pgbench-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let scriptURL = directory.appendingPathComponent("keyset.sql")
+    try Data(script.utf8).write(to: scriptURL)
+    let outURL = directory.appendingPathComponent("out.txt")
+    _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
+    let process = Process()
+    process.executableURL = pgbench
+    process.arguments = ["-n", "-M", "prepared", "-f", scriptURL.path, "-c", String(clients), "-j", String(clients),
+                         "-T", String(Int(seconds.rounded(.up)))] + defines.flatMap { ["-D", "\($0.0)=\($0.1)"] } + [uri]
+    var environment = ProcessInfo.processInfo.environment
+    environment["PGOPTIONS"] = options
+    process.environment = environment
+    let output = try FileHandle(forWritingTo: outURL)
+    process.standardOutput = output
+    process.standardError = output
+    try process.run()
+    process.waitUntilExit()
+    try output.close()
+    let text = (try? String(contentsOf: outURL, encoding: .utf8)) ?? ""
+    guard process.terminationStatus == 0,
+        let line = text.split(separator: "\n").first(where: { $0.hasPrefix("tps = ") }),
+        let tps = Double(line.dropFirst("tps = ".count).prefix { $0.isNumber || $0 == "." })
+    else {
+        throw CommandFailure("bench store: pgbench failed (exit \(process.terminationStatus)): \(text.suffix(400))")
+    }
+    return tps
 }
