@@ -7,12 +7,18 @@ import Testing
 /// `--db postgresql://…` through the built `feedsim` binary, in processes of their own: the same
 /// commands and output as on a SQLite file, libpq's `PG*` variables honoured, bad URIs and
 /// interrupted seeds. Needs `FEEDSIM_TEST_POSTGRES` (skips with a message without it).
-@Suite(.enabled(if: PostgresCommandLineTests.server != nil, "FEEDSIM_TEST_POSTGRES not set: start a server with `eval \"$(.ci/postgres start)\"` (as .ci/run does)"))
+/// `FEEDSIM_TEST_POSTGRES`, the test server's URI (`nil` when not set).
+let testPostgresServer: String? = {
+    let value = ProcessInfo.processInfo.environment["FEEDSIM_TEST_POSTGRES"] ?? ""
+    return value.isEmpty ? nil : value
+}()
+
+@Suite(
+    .enabled(
+        if: testPostgresServer != nil,
+        "FEEDSIM_TEST_POSTGRES not set: start a server with `eval \"$(.ci/postgres start)\"` (as .ci/run does)"))
 struct PostgresCommandLineTests {
-    static let server: String? = {
-        let value = ProcessInfo.processInfo.environment["FEEDSIM_TEST_POSTGRES"] ?? ""
-        return value.isEmpty ? nil : value
-    }()
+    static var server: String? { testPostgresServer }
 
     let directory: URL = {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("feedsim-pg-cli-\(UUID().uuidString)")
@@ -48,8 +54,8 @@ struct PostgresCommandLineTests {
         let name = UUID().uuidString
         let outURL = directory.appendingPathComponent("\(name).out")
         let errURL = directory.appendingPathComponent("\(name).err")
-        FileManager.default.createFile(atPath: outURL.path, contents: nil)
-        FileManager.default.createFile(atPath: errURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
         let process = Process()
         process.executableURL = binary
         process.arguments = arguments
@@ -95,7 +101,8 @@ struct PostgresCommandLineTests {
     @Test func libpqEnvironmentVariablesFillWhatTheURILeavesOutOnPostgreSQL() throws {
         let (schema, uri) = try Self.freshSchema()
         defer { Self.drop(schema) }
-        let server = try #require(URLComponents(string: try #require(Self.server)))
+        let serverURI = try #require(Self.server)
+        let server = try #require(URLComponents(string: serverURI))
         // Only the database name in the URI; host, port, user and search path from PG* variables.
         let environment: [String: String?] = [
             "PGHOST": server.host, "PGPORT": server.port.map(String.init), "PGUSER": server.user,
