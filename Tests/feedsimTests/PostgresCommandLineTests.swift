@@ -96,6 +96,16 @@ struct PostgresCommandLineTests {
         let postgresStats = try feedsim(["stats", "--db", uri, "--json"])
         #expect(postgresStats.status == 0 && postgresStats.stdout == sqliteStats.stdout)
         #expect(postgresStats.stdout.contains("\"items\" : 700"))
+        let layout = ["layout", "--kind", "mosaic", "--count", "60", "--viewport", "320x640", "--json"]
+        let sqliteLayout = try feedsim(layout + ["--db", file])
+        let postgresLayout = try feedsim(layout + ["--db", uri])
+        #expect(postgresLayout.status == 0 && postgresLayout.stdout == sqliteLayout.stdout)
+        let trace = RealData.packageFile("Seeds/traces/flutter-velocity-tracker-drags.jsonl").path
+        let replay = ["replay", "--trace", trace, "--kind", "grid", "--columns", "3", "--latency", "lognormal:120,0.5", "--json"]
+        let sqliteReplay = try feedsim(replay + ["--db", file])
+        let postgresReplay = try feedsim(replay + ["--db", uri])
+        #expect(postgresReplay.status == 0 && postgresReplay.stdout == sqliteReplay.stdout)
+        #expect(postgresReplay.stdout.contains("\"time_to_first_content_ms\""))
     }
 
     @Test func libpqEnvironmentVariablesFillWhatTheURILeavesOutOnPostgreSQL() throws {
