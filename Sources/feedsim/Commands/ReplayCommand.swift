@@ -9,7 +9,8 @@ let replayCommand = Command(
     summary: "Replay a scroll trace against a feed on a virtual clock and report what a person would have seen.",
     usage: """
         replay --db PATH|URI --trace FILE [--trace-format F] [--feed NAME] [--kind K and layout options]
-                      [--ranges PRESET] [--page-size N] [--prefetch D] [--latency M] [--faults F] [--seed S]
+                      [--ranges PRESET] [--page-size N] [--prefetch D] [--scroll P] [--pull-threshold PT]
+                      [--latency M] [--faults F] [--seed S]
                       [--json | --report FILE] [--timeline FILE]
         """,
     options: [
@@ -36,6 +37,8 @@ let replayCommand = Command(
         var options = try ReplayOptionsParsing.options(from: arguments)
         options.keepTimeline = arguments.value("--timeline") != nil
         let layout = try LayoutOptions.configuration(from: arguments, defaultKind: .grid)
+        // A layout with a refresh view: the refresh control holds its height open while refreshing.
+        if layout.refreshHeight > 0 { options.refreshControlHeight = layout.refreshHeight }
         let trace = try loadTrace(path: tracePath, format: arguments.value("--trace-format"))
         let preset = try Preset.named(arguments.value("--insert-preset") ?? "mixed")
         let database = try FeedDatabase.open(dbPath, mustExist: true)
@@ -57,14 +60,6 @@ func loadTrace(path: String, format: String?) throws -> Trace {
     }
     guard FileManager.default.fileExists(atPath: path) else { throw CommandFailure("\(path): no such file") }
     return try traceFormat.load(contentsOf: path)
-}
-
-/// Opens a database that must already exist (replaying against a fresh empty file is a mistake).
-func openExistingStore(path: String) throws -> ItemStore {
-    guard FileManager.default.fileExists(atPath: path) else {
-        throw CommandFailure("\(path): no such database (create one with `feedsim seed --db \(path) ...`)")
-    }
-    return try ItemStore(path: path)
 }
 
 /// Prints the summary or JSON and writes `--report` and `--timeline` files.
