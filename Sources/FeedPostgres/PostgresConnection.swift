@@ -22,8 +22,10 @@ final class PostgresConnection {
     ///   (e.g. `options: -c search_path=…`).
     /// - Throws: ``PostgresStoreError/connectionFailed(target:message:)`` with libpq's message.
     init(_ conninfo: String, settings: [(String, String)] = []) throws {
-        let keywords = ["dbname"] + settings.map(\.0)
-        let values = [conninfo] + settings.map(\.1)
+        // FeedSim's text is UTF-8: the server converts it to the database's encoding (and refuses
+        // what that encoding cannot hold) instead of storing UTF-8 bytes as, say, LATIN1.
+        let keywords = ["dbname", "client_encoding"] + settings.map(\.0)
+        let values = [conninfo, "UTF8"] + settings.map(\.1)
         let connection: OpaquePointer? = withCStrings(keywords) { keywordPointers in
             withCStrings(values) { valuePointers in
                 // expand_dbname = 1: `dbname` may itself be a URI or a conninfo string.
@@ -46,6 +48,11 @@ final class PostgresConnection {
 
     deinit {
         PQfinish(handle)
+    }
+
+    /// The database's encoding as the server reported it at connection (`server_encoding`, e.g. `UTF8`).
+    var serverEncoding: String {
+        PQparameterStatus(handle, "server_encoding").map { String(cString: $0) } ?? ""
     }
 
     /// `server_version_num`: e.g. 150018 for 15.18.

@@ -32,32 +32,50 @@ final class RawPostgres {
         }
     }
 
-    /// BEGIN; the feed; COPY of `count` generated items in 256 KiB chunks; COMMIT.
+    /// BEGIN; the feed; COPY of `count` generated items in 256 KiB chunks, in the binary format
+    /// (as ``PostgresStore`` on a UTF-8 database) written with `bigEndian` values; COMMIT.
     func seed(count: Int, next: () -> NewItem) throws {
+        precondition(connection.serverEncoding.uppercased() == "UTF8", "the raw loop writes binary COPY (UTF-8 text)")
         try exec("BEGIN")
         try exec("INSERT INTO feeds (name) VALUES ('home')")
         let feed = try feedID()
-        try exec(PostgresStore.copySQL)
-        var chunk = ""
+        try exec(PostgresStore.copySQL + " WITH BINARY")
+        var chunk: [UInt8] = Array("PGCOPY\n".utf8) + [0xFF, 0x0D, 0x0A, 0x00] + [UInt8](repeating: 0, count: 8)
         chunk.reserveCapacity(300_000)
-        func escape(_ text: String) -> String {
-            text.contains(where: { $0 == "\\" || $0 == "\t" || $0 == "\n" || $0 == "\r" })
-                ? text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\t", with: "\\t")
-                    .replacingOccurrences(of: "\n", with: "\\n").replacingOccurrences(of: "\r", with: "\\r")
-                : text
+        func put<T: FixedWidthInteger>(_ value: T) {
+            withUnsafeBytes(of: value.bigEndian) { chunk.append(contentsOf: $0) }
+        }
+        func put8(_ value: UInt64) {
+            put(Int32(8))
+            put(value)
+        }
+        func put(_ text: String) {
+            let bytes = Array(text.utf8)
+            put(Int32(bytes.count))
+            chunk.append(contentsOf: bytes)
         }
         func send() throws {
-            let sent = chunk.withCString { PQputCopyData(handle, $0, Int32(strlen($0))) }
+            let sent = chunk.withUnsafeBufferPointer { bytes in
+                bytes.withMemoryRebound(to: CChar.self) { PQputCopyData(handle, $0.baseAddress, Int32($0.count)) }
+            }
             guard sent == 1 else { throw connection.error(sql: "COPY") }
             chunk.removeAll(keepingCapacity: true)
         }
         for _ in 0..<count {
             let item = next()
-            chunk += "\(feed)\t\(item.publishedAt)\t\(escape(item.kind))\t\(item.width)\t\(item.height)\t"
-                + "\(escape(item.title))\t\(escape(item.author))\t\(escape(item.payload))\n"
-            if chunk.utf8.count >= PostgresConnection.copyChunkBytes { try send() }
+            put(Int16(8))
+            put8(UInt64(bitPattern: feed))
+            put8(UInt64(bitPattern: item.publishedAt))
+            put(item.kind)
+            put8(item.width.bitPattern)
+            put8(item.height.bitPattern)
+            put(item.title)
+            put(item.author)
+            put(item.payload)
+            if chunk.count >= PostgresConnection.copyChunkBytes { try send() }
         }
-        if !chunk.isEmpty { try send() }
+        put(Int16(-1))
+        try send()
         guard PQputCopyEnd(handle, nil) == 1 else { throw connection.error(sql: "COPY") }
         while let result = PQgetResult(handle) {
             defer { PQclear(result) }

@@ -182,6 +182,35 @@ import Testing
         }
     }
 
+    /// A LATIN1 database: the client still speaks UTF-8 (the server converts), and seeding uses COPY's
+    /// text format (binary COPY would store UTF-8 bytes unconverted), escapes included.
+    @Test func aLatin1DatabaseGetsTextCOPYAndConvertedTextOnPostgreSQL() throws {
+        let name = "feedsim_latin1_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
+        try TestPostgres.administer(
+            "CREATE DATABASE \(name) ENCODING 'LATIN1' LC_COLLATE 'C' LC_CTYPE 'C' TEMPLATE template0")
+        defer { try? TestPostgres.administer("DROP DATABASE \(name)") }
+        let store = try PostgresStore(
+            conninfo: try #require(TestPostgres.uri), settings: [("dbname", name)], migrator: TestPostgres.migrator)
+        #expect(store.connection.serverEncoding == "LATIN1")
+        #expect(!store.copyEncoder(1).binary)
+        let title = "café\tcrème\\brûlée\nfin\r"
+        try store.seed(feedNamed: "home", count: 3, next: {
+            NewItem(publishedAt: 1, kind: "k", width: 1, height: 2.5, title: title, author: "Zoë", payload: "{}")
+        })
+        let backend = store.backend(feed: try store.requireFeed(named: "home"))
+        #expect(try backend.rows(ids: [2]).rows == [ItemRow(id: 2, title: title, author: "Zoë", payload: "{}")])
+        #expect(try backend.newest(limit: 5).items.map(\.height) == [2.5, 2.5, 2.5])
+        #expect(try store.connection.execute("SELECT octet_length(author) FROM items WHERE id = 1").int64(0, 0) == 3)
+        // What LATIN1 cannot hold is refused (SQLSTATE 22P05), and nothing of the batch is written.
+        do {
+            try backend.insert([stub(id: nil, at: 5), NewItem(publishedAt: 5, kind: "🙂", width: 1, height: 1)])
+            Issue.record("expected an untranslatable-character error")
+        } catch let error as PostgresError {
+            #expect(error.sqlState == "22P05")
+        }
+        #expect(try store.stats().totalItems == 3)
+    }
+
     @Test func importKeepsGivenIdsRefusesDuplicatesAndContinuesTheSequenceOnPostgreSQL() throws {
         try Self.withDatabase { database in
             let store = try database.openPostgres()
