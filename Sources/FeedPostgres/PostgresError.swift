@@ -68,6 +68,8 @@ public enum PostgresStoreError: Error, CustomStringConvertible, Sendable, Equata
     case duplicateID(Int64)
     /// A migration directory or file is missing or malformed.
     case resource(path: String, reason: String)
+    /// The run was interrupted (SIGINT, SIGTERM) and its transaction rolled back: nothing written.
+    case interrupted
 
     public var description: String {
         switch self {
@@ -91,6 +93,8 @@ public enum PostgresStoreError: Error, CustomStringConvertible, Sendable, Equata
             return "item id \(id) already exists"
         case .resource(let path, let reason):
             return "\(path): \(reason)"
+        case .interrupted:
+            return "interrupted: rolled back, nothing written"
         }
     }
 

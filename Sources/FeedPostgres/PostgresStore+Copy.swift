@@ -33,11 +33,15 @@ extension PostgresStore {
     ///   - next: the item generator (ids, if any, are ignored: the `items.id` sequence assigns them).
     ///   - progress: called with the number of items sent so far, every ``progressInterval`` items
     ///     and at the end (inside the transaction: nothing is durable until it returns).
-    /// - Throws: ``PostgresError`` (e.g. a CHECK failing); then nothing was written.
+    ///   - shouldStop: checked every ``progressInterval`` items; `true` ends the COPY with an error
+    ///     and rolls back (SIGINT, SIGTERM).
+    /// - Throws: ``PostgresStoreError/interrupted``, ``PostgresError`` (e.g. a CHECK failing); then
+    ///   nothing was written.
     /// - Complexity: O(count log N), streamed in 256 KiB chunks.
     @discardableResult
     public func seed(
-        feedNamed name: String, count: Int, next: () -> NewItem, progress: ((Int) -> Void)? = nil
+        feedNamed name: String, count: Int, next: () -> NewItem, progress: ((Int) -> Void)? = nil,
+        shouldStop: () -> Bool = { false }
     ) throws -> CopySummary {
         precondition(count >= 0, "count must be ≥ 0")
         return try connection.transaction {
@@ -56,13 +60,17 @@ extension PostgresStore {
                     if summary.items == 0 { summary.oldestPublishedAt = item.publishedAt }
                     summary.newestPublishedAt = item.publishedAt
                     summary.items += 1
-                    if let progress, summary.items % Self.progressInterval == 0 { progress(summary.items) }
+                    if summary.items % Self.progressInterval == 0 {
+                        progress?(summary.items)
+                        if shouldStop() { throw PostgresStoreError.interrupted }
+                    }
                 }
                 if summary.items < count { return true }
                 encoder.appendTrailer(to: &buffer)
                 return false
             }
             progress?(summary.items)
+            if shouldStop() { throw PostgresStoreError.interrupted }  // before COMMIT: still nothing written
             return summary
         }
     }
@@ -70,10 +78,14 @@ extension PostgresStore {
     /// Creates the feed `name` when missing and writes `items` into it through COPY, in one
     /// transaction: all or nothing. Items with an id keep it (and the id sequence then continues
     /// above the largest id); items without one get the sequence's next ids.
+    /// - Parameter shouldStop: checked before the COPY and before COMMIT (SIGINT, SIGTERM).
     /// - Throws: ``PostgresStoreError/duplicateID(_:)`` for an id that exists or appears twice
-    ///   (checked before anything is written), ``PostgresStoreError/emptyFeedName``, ``PostgresError``.
+    ///   (checked before anything is written), ``PostgresStoreError/emptyFeedName``,
+    ///   ``PostgresStoreError/interrupted``, ``PostgresError``.
     @discardableResult
-    public func importItems(_ items: [NewItem], feedNamed name: String) throws -> CopySummary {
+    public func importItems(
+        _ items: [NewItem], feedNamed name: String, shouldStop: () -> Bool = { false }
+    ) throws -> CopySummary {
         var seen = Set<Int64>()
         let explicitIDs = items.compactMap(\.id)
         for id in explicitIDs where !seen.insert(id).inserted { throw PostgresStoreError.duplicateID(id) }
@@ -110,6 +122,7 @@ extension PostgresStore {
                     try connection.execute(prepared: "feedsim_advance_sequence", sql: Self.advanceSequenceSQL, .init())
                 }
             }
+            if shouldStop() { throw PostgresStoreError.interrupted }  // before COMMIT: still nothing written
             return CopySummary(
                 items: items.count, oldestPublishedAt: items.map(\.publishedAt).min(),
                 newestPublishedAt: items.map(\.publishedAt).max())

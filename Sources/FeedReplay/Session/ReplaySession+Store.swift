@@ -6,45 +6,59 @@ extension ReplaySession {
     /// Replays `trace` against feed `feed` of an open SQLite store with a layout built from
     /// `layout`: the whole main job in one call (used by `feedsim replay`, `demo` and `load`).
     ///
+    /// The rows the trace's `insert` events make live in memory while the replay runs (merged into
+    /// every page and row batch it reads; ``StoreBackend``), so the store is never written and its
+    /// write lock never held meanwhile: a concurrent writer proceeds, the store may be opened
+    /// read-only, and a replay killed midway leaves the file as it was. With `keepInserts`, all of
+    /// them are written at the end in one transaction: all or nothing.
+    ///
     /// - Parameters:
     ///   - insertPreset: the preset upstream `insert` events generate new rows from.
-    ///   - keepInserts: keep the rows that `insert` events write; by default they are undone when the
-    ///     replay ends (they are visible to the replay's own queries only), so the same replay run
-    ///     again gives the same report.
+    ///   - keepInserts: keep the rows that `insert` events make; by default they are dropped when the
+    ///     replay ends (visible to the replay's own queries only), so the same replay run again gives
+    ///     the same report.
+    ///   - shouldStop: checked once per frame and before committing; when it returns `true` the
+    ///     replay ends with ``StoreError/interrupted`` and nothing is written (SIGINT, SIGTERM).
     /// - Throws: ``StoreError`` for an unknown feed, ``LayoutError`` for a layout that cannot be
     ///   prepared for the trace's viewport, ``ReplayError`` for invalid options, and SQLite errors.
     public static func run(
         trace: Trace, store: ItemStore, feed: String, layout: LayoutConfiguration, options: ReplayOptions,
-        insertPreset: Preset, keepInserts: Bool = false
+        insertPreset: Preset, keepInserts: Bool = false, shouldStop: @escaping () -> Bool = { false }
     ) throws -> ReplayResult {
         let feedID = try store.requireFeed(named: feed)
         return try run(
             trace: trace, backend: store.pages(feed: feedID), layout: layout, options: options,
-            insertPreset: insertPreset, keepInserts: keepInserts, discardingWrites: { try store.discardingWrites($0) })
+            insertPreset: insertPreset, keepInserts: keepInserts, shouldStop: shouldStop)
     }
 
     /// Replays `trace` against one feed of any backend (SQLite, PostgreSQL, …): the same replay as
-    /// ``run(trace:store:feed:layout:options:insertPreset:keepInserts:)``, which calls this.
+    /// ``run(trace:store:feed:layout:options:insertPreset:keepInserts:shouldStop:)``, which calls
+    /// this; the trace's inserts live in memory and are written at the end only with `keepInserts`.
     ///
     /// - Parameters:
     ///   - backend: an open backend bound to the replayed feed, used by this thread only.
-    ///   - discardingWrites: runs its argument with the writes it makes through `backend` undone
-    ///     afterwards (the backend's own mechanism: a savepoint, a rolled-back transaction); used
-    ///     when the trace has `insert` events and `keepInserts` is `false`.
-    /// - Throws: ``LayoutError``, ``ReplayError``, and the backend's errors.
+    /// - Throws: ``StoreError/interrupted`` when `shouldStop` says so, ``LayoutError``,
+    ///   ``ReplayError``, and the backend's errors.
     public static func run(
         trace: Trace, backend: any FeedBackend, layout: LayoutConfiguration, options: ReplayOptions,
-        insertPreset: Preset, keepInserts: Bool = false,
-        discardingWrites: (() throws -> ReplayResult) throws -> ReplayResult
+        insertPreset: Preset, keepInserts: Bool = false, shouldStop: @escaping () -> Bool = { false }
     ) throws -> ReplayResult {
         let replayBackend = try StoreBackend(backend: backend, insertPreset: insertPreset, seed: options.seed)
         let session = try ReplaySession(
             trace: trace, layout: try layout.makeLayout(), layoutDescription: layout.summary, backend: replayBackend,
             options: options, axis: layout.scrollAxis)
-        let writes = trace.events.contains { if case .insert = $0.kind { return true } else { return false } }
-        if writes && !keepInserts {
-            return try discardingWrites { try session.run() }
+        while try session.advanceFrame() {
+            if shouldStop() { throw StoreError.interrupted }
         }
-        return try session.run()
+        if keepInserts {
+            if shouldStop() { throw StoreError.interrupted }
+            try replayBackend.commitInserts()  // one transaction: all or nothing even if killed meanwhile
+        }
+        return session.result
+    }
+
+    /// Whether `trace` has `insert` events (a replay of it with `keepInserts` writes to the store).
+    public static func writes(_ trace: Trace) -> Bool {
+        trace.events.contains { if case .insert = $0.kind { return true } else { return false } }
     }
 }

@@ -21,20 +21,34 @@ enum FeedDatabase {
         }
     }
 
-    /// Opens the database `--db` names, migrating its schema.
-    /// - Parameter mustExist: for commands that only read (page, stats, replay, layout): a missing
-    ///   SQLite file is an error, not a new empty database. A PostgreSQL database always exists
-    ///   (its FeedSim tables are created in it when missing).
-    /// - Throws: ``CommandFailure`` for a missing file; the backend's errors (cannot connect,
-    ///   foreign database, newer schema, unsupported server …) with their own messages.
-    static func open(_ text: String, mustExist: Bool) throws -> FeedDatabase {
+    /// What a command does with the database.
+    enum Access {
+        /// Reads only (page, stats, layout --db, replay): a SQLite file must exist and is opened read-only.
+        case readOnly
+        /// Writes, creating a SQLite file when missing (seed, import).
+        case create
+        /// Writes to a database that must exist (replay --keep-inserts).
+        case writeExisting
+    }
+
+    /// Opens the database `--db` names.
+    /// - Parameter access: for SQLite, whether the file must exist and may be changed
+    ///   (``StoreCommandSupport``'s rules). A PostgreSQL database always exists; its FeedSim tables
+    ///   are created (migrated) when missing whatever the access.
+    /// - Throws: ``CommandFailure`` for a missing file or directory; the backend's errors (cannot
+    ///   connect, foreign database, newer schema, unsupported server …) with their own messages.
+    static func open(_ text: String, for access: Access) throws -> FeedDatabase {
         switch Target(text) {
         case .sqlitePath(let path):
-            if mustExist && !FileManager.default.fileExists(atPath: path) {
-                throw CommandFailure(
-                    "\(path): no such database (create one with feedsim seed --db \(path) … or feedsim import)")
+            switch access {
+            case .readOnly: return .sqlite(try StoreCommandSupport.openExisting(path))
+            case .create: return .sqlite(try StoreCommandSupport.openForWriting(path))
+            case .writeExisting:
+                guard FileManager.default.fileExists(atPath: path) else {
+                    throw CommandFailure("\(path): no such database (create one with `feedsim seed --db \(path) ...`)")
+                }
+                return .sqlite(try ItemStore(path: path))
             }
-            return .sqlite(try ItemStore(path: path))
         case .postgresURI(let uri):
             return .postgres(try PostgresStore(conninfo: uri, migrator: try postgresMigrator()))
         }
@@ -86,11 +100,12 @@ enum FeedDatabase {
         }
     }
 
-    /// Runs `body` with the writes it makes through this database undone afterwards.
-    func discardingWrites<T>(_ body: () throws -> T) throws -> T {
-        switch self {
-        case .sqlite(let store): try store.discardingWrites(body)
-        case .postgres(let store): try store.discardingWrites(body)
+    /// Runs `body`, turning the PostgreSQL store's interruption into the CLI's (exit 130, one line).
+    static func interruptible<T>(_ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch PostgresStoreError.interrupted {
+            throw StoreError.interrupted
         }
     }
 }

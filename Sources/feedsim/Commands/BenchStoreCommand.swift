@@ -8,20 +8,23 @@ let benchStoreCommand = Command(
     usage: "bench store [--db postgresql://…] [--count N] [--repetitions R] [--json]",
     options: [
         OptionSpec(
-            "--db", .value, "URI",
+            "--db", "URI", accepts: .path,
             help: "Benchmark the PostgreSQL store on this database instead (two schemas, created and dropped)."),
         OptionSpec(
-            "--clients", .value, "N",
-            help: "With --db: also N concurrent paging sessions beside pgbench running the same statement (default 4; 0: skip)."),
-        OptionSpec("--seconds", .value, "S", help: "With --clients: seconds each side runs per round (default 5; --repetitions rounds)."),
-        OptionSpec("--count", .value, "N", help: "Items to seed (100...50000000, default 1000000)."),
+            "--clients", "N", accepts: .integer(0...256), default: "4",
+            help: "With --db: also N concurrent paging sessions beside pgbench running the same statement (0: skip)."),
         OptionSpec(
-            "--repetitions", .value, "R", help: "Runs of the walk and row measures; the fastest counts (default 3)."),
+            "--seconds", "S", accepts: .number(1...3600), default: "5",
+            help: "With --clients: seconds each side runs per round (--repetitions rounds)."),
+        OptionSpec("--count", "N", accepts: .integer(100...50_000_000), default: "1000000", help: "Items to seed."),
+        OptionSpec(
+            "--repetitions", "R", accepts: .integer(1...100), default: "3", help: "Runs of the walk and row measures; the fastest counts."),
         OptionSpec("--json", .flag, help: "Print one JSON object."),
     ],
     run: { arguments in
-        let count = try arguments.int("--count", default: 1_000_000, in: 100...50_000_000) ?? 1_000_000
-        let repetitions = try arguments.int("--repetitions", default: 3, in: 1...100) ?? 3
+        try arguments.expectNoPositionals()
+        let count = try arguments.int("--count") ?? 1_000_000
+        let repetitions = try arguments.int("--repetitions") ?? 3
         let verbose = standardErrorIsTerminal
         if let db = arguments.value("--db") {
             guard case .postgresURI(let uri) = FeedDatabase.Target(db) else {
@@ -67,8 +70,8 @@ private func row(_ name: String, _ api: String, _ raw: String, _ unit: String, _
 private func benchPostgres(uri: String, count: Int, repetitions: Int, arguments: ParsedArguments) throws -> Int32 {
     let preset = try Preset.named("mixed")
     let verbose = standardErrorIsTerminal
-    let clientCount = try arguments.int("--clients", default: 4, in: 0...256) ?? 4
-    let seconds = try arguments.double("--seconds", default: 5, in: 1...3600) ?? 5
+    let clientCount = try arguments.int("--clients") ?? 4
+    let seconds = try arguments.double("--seconds") ?? 5
     var clients: PostgresBenchmark.Clients?
     if clientCount > 0 {
         let pgbench = try findPGBench()

@@ -8,14 +8,16 @@ let importCommand = Command(
     usage: "import --db PATH|URI --feed NAME [--format jsonl|csv|wikimedia] FILE",
     options: [
         OptionSpec(
-            "--db", .value, "PATH|URI",
+            "--db", "PATH|URI", accepts: .path,
             help: "SQLite database file (created when missing) or postgresql:// URI (COPY, one transaction)."),
         OptionSpec("--feed", .value, "NAME", help: "Feed to import into, created when missing."),
         OptionSpec(
             "--format", .value, "FORMAT",
             help: "jsonl | csv (store column names) | wikimedia (REST feed JSON). Default: from the extension."),
     ],
+    positionals: 1...1,
     run: { arguments in
+        Interruption.shared.install()  // first: a signal while the file is parsed still stops the import
         let path = try arguments.required("--db")
         let feedName = try arguments.required("--feed")
         guard arguments.positionals.count == 1, let file = arguments.positionals.first else {
@@ -42,7 +44,7 @@ let importCommand = Command(
         }
         // Parse everything before opening the database: a bad row writes nothing.
         let items = try ItemImporter.read(URL(fileURLWithPath: file), format: format)
-        let database = try FeedDatabase.open(path, mustExist: false)
+        let database = try FeedDatabase.open(path, for: .create)
         let began = ContinuousClock.now
         func duplicate(_ id: Int64) -> CommandFailure {
             let positions = items.indices.filter { items[$0].id == id }
@@ -53,8 +55,12 @@ let importCommand = Command(
         }
         do {
             switch database {
-            case .sqlite(let store): try store.insert(items: items, feedNamed: feedName)
-            case .postgres(let store): try store.importItems(items, feedNamed: feedName)
+            case .sqlite(let store):
+                try store.insert(items: items, feedNamed: feedName, shouldStop: Interruption.shared.shouldStop)
+            case .postgres(let store):
+                try FeedDatabase.interruptible {
+                    try store.importItems(items, feedNamed: feedName, shouldStop: Interruption.shared.shouldStop)
+                }
             }
         } catch StoreError.duplicateID(let id) {
             throw duplicate(id)

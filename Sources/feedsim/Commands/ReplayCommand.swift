@@ -15,9 +15,9 @@ let replayCommand = Command(
         """,
     options: [
         OptionSpec(
-            "--db", .value, "PATH|URI",
+            "--db", "PATH|URI", accepts: .path,
             help: "SQLite file or postgresql:// URI, seeded by `feedsim seed` or `feedsim import`."),
-        OptionSpec("--trace", .value, "FILE", help: "The scroll trace to replay."),
+        OptionSpec("--trace", "FILE", accepts: .path, help: "The scroll trace to replay."),
         OptionSpec(
             "--trace-format", .value, "F",
             help: "jsonl (canonical, default) | evemu | chrome | touch-csv | rrweb: imported on the fly."),
@@ -27,10 +27,11 @@ let replayCommand = Command(
             "--keep-inserts", .flag,
             help: "Keep the rows the trace's insert events write (default: undone when the replay ends)."),
         OptionSpec("--json", .flag, help: "Print the JSON report on stdout instead of the summary."),
-        OptionSpec("--report", .value, "FILE", help: "Also write the JSON report to FILE."),
-        OptionSpec("--timeline", .value, "FILE", help: "Write one CSV row per frame to FILE."),
+        OptionSpec("--report", "FILE", accepts: .path, help: "Also write the JSON report to FILE."),
+        OptionSpec("--timeline", "FILE", accepts: .path, help: "Write one CSV row per frame to FILE."),
     ] + LayoutOptions.specs + ReplayOptionsParsing.specs,
     run: { arguments in
+        Interruption.shared.install()  // first: a signal during the trace's parse still stops the replay
         let dbPath = try arguments.required("--db")
         let tracePath = try arguments.required("--trace")
         if !arguments.positionals.isEmpty { throw UsageError("unexpected argument '\(arguments.positionals[0])'") }
@@ -40,12 +41,14 @@ let replayCommand = Command(
         // A layout with a refresh view: the refresh control holds its height open while refreshing.
         if layout.refreshHeight > 0 { options.refreshControlHeight = layout.refreshHeight }
         let trace = try loadTrace(path: tracePath, format: arguments.value("--trace-format"))
+        let keepInserts = arguments.flag("--keep-inserts")
         let preset = try Preset.named(arguments.value("--insert-preset") ?? "mixed")
-        let database = try FeedDatabase.open(dbPath, mustExist: true)
+        // Read-only unless --keep-inserts of a trace with insert events writes them at the end.
+        let database = try FeedDatabase.open(
+            dbPath, for: keepInserts && ReplaySession.writes(trace) ? .writeExisting : .readOnly)
         let result = try ReplaySession.run(
             trace: trace, backend: try database.backend(feedNamed: arguments.value("--feed") ?? "home"), layout: layout,
-            options: options, insertPreset: preset, keepInserts: arguments.flag("--keep-inserts"),
-            discardingWrites: { try database.discardingWrites($0) })
+            options: options, insertPreset: preset, keepInserts: keepInserts, shouldStop: Interruption.shared.shouldStop)
         try writeReplayOutputs(result, arguments: arguments)
         return result.report.violations.isEmpty ? 0 : 2
     }

@@ -6,12 +6,13 @@ let statsCommand = Command(
     summary: "Print items per feed and kind, each feed's time range and the schema version.",
     usage: "stats --db PATH|URI [--json]",
     options: [
-        OptionSpec("--db", .value, "PATH|URI", help: "SQLite database file or postgresql:// URI."),
+        OptionSpec("--db", "PATH|URI", accepts: .path, help: "SQLite database file or postgresql:// URI."),
         OptionSpec("--json", .flag, help: "Print one JSON object."),
     ],
     run: { arguments in
         let path = try arguments.required("--db")
-        let database = try FeedDatabase.open(path, mustExist: true)
+        try arguments.expectNoPositionals()
+        let database = try FeedDatabase.open(path, for: .readOnly)
         let stats = try database.stats()
         if arguments.flag("--json") {
             print(try StoreCommandSupport.json(stats))
