@@ -70,6 +70,8 @@ public enum PostgresStoreError: Error, CustomStringConvertible, Sendable, Equata
     case resource(path: String, reason: String)
     /// The run was interrupted (SIGINT, SIGTERM) and its transaction rolled back: nothing written.
     case interrupted
+    /// Seeding a feed that has items, without saying to append or replace.
+    case feedNotEmpty(String, items: Int)
 
     public var description: String {
         switch self {
@@ -95,6 +97,9 @@ public enum PostgresStoreError: Error, CustomStringConvertible, Sendable, Equata
             return "\(path): \(reason)"
         case .interrupted:
             return "interrupted: rolled back, nothing written"
+        case .feedNotEmpty(let name, let items):
+            return "feed '\(name)' already has \(items) items: pass --append (continue after the newest item) "
+                + "or --replace (delete them first)"
         }
     }
 

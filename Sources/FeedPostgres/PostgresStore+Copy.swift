@@ -8,7 +8,51 @@ public struct CopySummary: Hashable, Sendable {
     public var newestPublishedAt: Int64?
 }
 
+/// What seeding does with a feed that already has items (as SQLite's `Seeder.Mode`).
+public enum PostgresSeedMode: Sendable {
+    /// Refuse (``PostgresStoreError/feedNotEmpty(_:items:)``): seeding again would repeat timestamps.
+    case intoEmpty
+    /// Continue after the newest item: the generator is made with its `published_at`.
+    case append
+    /// Delete the feed's items and seed afresh, in the same transaction.
+    case replace
+}
+
 extension PostgresStore {
+    /// Seeds the feed `name` (created when missing) by `mode` when it already has items: the check,
+    /// any delete and the COPY commit together or not at all.
+    /// - Parameter makeGenerator: the item generator, given the newest `published_at` to continue
+    ///   after (``PostgresSeedMode/append`` on a non-empty feed) or `nil`.
+    /// - Throws: ``PostgresStoreError/feedNotEmpty(_:items:)`` under ``PostgresSeedMode/intoEmpty``;
+    ///   as ``seed(feedNamed:count:next:progress:shouldStop:)``. Either way nothing was written.
+    @discardableResult
+    public func seed(
+        feedNamed name: String, mode: PostgresSeedMode, count: Int, makeGenerator: (Int64?) -> () -> NewItem,
+        progress: ((Int) -> Void)? = nil, shouldStop: () -> Bool = { false }
+    ) throws -> CopySummary {
+        try connection.transaction {
+            let feed = try createFeed(named: name)
+            var parameters = PostgresParameters()
+            parameters.append(feed)
+            let existing = try connection.execute(
+                prepared: "feedsim_feed_extent",
+                sql: "SELECT count(*), max(published_at) FROM items WHERE feed_id = $1", parameters)
+            let items = Int(existing.int64(0, 0))
+            var newest: Int64?
+            if items > 0 {
+                switch mode {
+                case .intoEmpty: throw PostgresStoreError.feedNotEmpty(name, items: items)
+                case .append: newest = existing.int64(0, 1)
+                case .replace:
+                    try connection.execute(
+                        prepared: "feedsim_delete_feed_items", sql: "DELETE FROM items WHERE feed_id = $1", parameters)
+                }
+            }
+            return try seed(
+                feedNamed: name, count: count, next: makeGenerator(newest), progress: progress, shouldStop: shouldStop)
+        }
+    }
+
     /// How often `progress` is called while seeding, in items.
     public static let progressInterval = 10_000
 

@@ -232,6 +232,34 @@ public final class ItemStore {
         }
     }
 
+    /// Items in `feed`. - Complexity: O(n) over the feed's index entries.
+    public func itemCount(feed: FeedID) throws -> Int {
+        let statement = try connection.cachedStatement("SELECT count(*) FROM items WHERE feed_id = ?")
+        statement.bind(feed.rawValue, at: 1)
+        defer { statement.reset() }
+        return try statement.step() ? Int(statement.int64(at: 0)) : 0
+    }
+
+    /// The newest `published_at` in `feed` (Unix milliseconds), `nil` when it is empty.
+    /// - Complexity: O(log N): one seek on the feed-order index.
+    public func newestPublishedAt(feed: FeedID) throws -> Int64? {
+        let statement = try connection.cachedStatement(
+            "SELECT published_at FROM items WHERE feed_id = ? ORDER BY published_at DESC, id DESC LIMIT 1")
+        statement.bind(feed.rawValue, at: 1)
+        defer { statement.reset() }
+        return try statement.step() ? statement.int64(at: 0) : nil
+    }
+
+    /// Deletes every item of `feed` (inside the caller's transaction when there is one).
+    /// - Returns: how many were deleted.
+    @discardableResult
+    public func deleteAll(feed: FeedID) throws -> Int {
+        let statement = try connection.cachedStatement("DELETE FROM items WHERE feed_id = ?")
+        statement.bind(feed.rawValue, at: 1)
+        try statement.run()
+        return connection.changes
+    }
+
     /// Runs `body` inside one write transaction on this store's connection (used by the seeder).
     func writeTransaction<T>(_ body: () throws -> T) throws -> T {
         try connection.transaction(body)

@@ -48,6 +48,21 @@ import Testing
         #expect(HeapTuning.applied, "glibc took the trim threshold")
     }
 
+    @Test(arguments: [false, true])
+    func writersRemoveTheirRowsAfterTheRunUnlessKept(keep: Bool) throws {
+        let database = try seededDatabase(count: 3_000)
+        defer { database.cleanUp() }
+        var configuration = writeLoad(.keyset, path: database.path)
+        configuration.keepWrites = keep
+        let report = try LoadRunner(configuration: configuration).run()
+        #expect(report.inserted > 100, "the writers ran")
+        #expect(report.errors.isEmpty)
+        let store = try ItemStore(path: database.path)
+        let items = try store.itemCount(feed: try store.requireFeed(named: "home"))
+        // Removed: the feed holds the 3 000 seeded items again; kept: those plus every inserted one.
+        #expect(items == (keep ? 3_000 + report.inserted : 3_000))
+    }
+
     @Test func offsetReplaySessionsLoadDuplicatesUnderTheSameWrites() throws {
         let database = try seededDatabase(count: 3_000)
         defer { database.cleanUp() }

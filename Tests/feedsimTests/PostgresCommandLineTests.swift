@@ -144,6 +144,20 @@ struct PostgresCommandLineTests {
         #expect(stats.stdout.contains("0 feed(s), 0 items"), "\(stats.stdout)")
     }
 
+    @Test func seedingAFeedAgainNeedsAppendOrReplaceOnPostgreSQL() throws {
+        let (schema, uri) = try Self.freshSchema()
+        defer { Self.drop(schema) }
+        let seed = ["seed", "--db", uri, "--preset", "news", "--count", "30"]
+        #expect(try feedsim(seed).status == 0)
+        let again = try feedsim(seed)
+        #expect(again.status == 1)
+        #expect(again.stderr.contains("feed 'home' already has 30 items: pass --append"), "\(again.stderr)")
+        #expect(try feedsim(seed + ["--append"]).status == 0)
+        #expect(try feedsim(["stats", "--db", uri]).stdout.contains("60 items"))
+        #expect(try feedsim(seed + ["--replace"]).status == 0)
+        #expect(try feedsim(["stats", "--db", uri]).stdout.contains("30 items"))
+    }
+
     @Test func importGoesThroughCOPYAndADuplicateIdNamesTheFileAndItemOnPostgreSQL() throws {
         let (schema, uri) = try Self.freshSchema()
         defer { Self.drop(schema) }

@@ -33,6 +33,9 @@ public struct LoadConfiguration: Sendable {
     public var writeBatch: Int
     /// The preset that shapes written items (kinds, sizes), by writers and by traces' `insert` events.
     public var writerPreset: String
+    /// Keep the rows the writers inserted after the run (default: each writer deletes its own rows
+    /// when it stops, so the database is as it was and the next run starts from the same feed).
+    public var keepWrites = false
     /// Seed of the writers and of synthesized traces (session k: `seed + k`).
     public var seed: UInt64
     /// Whether a consistency check may answer a span from the one its ground-truth connection read
@@ -58,8 +61,9 @@ public struct LoadConfiguration: Sendable {
         layout: LayoutConfiguration = LayoutConfiguration(kind: .grid),
         replay: ReplayOptions = ReplayOptions(controller: FeedController.Configuration()),
         timeScale: Double? = 1, pagination: PaginationMode = .keyset, durationSeconds: Double = 10, workers: Int, writers: Int = 0, writeRate: Double = 10, writeBatch: Int = 1,
-        writerPreset: String = "mixed", seed: UInt64 = 1
+        writerPreset: String = "mixed", seed: UInt64 = 1, keepWrites: Bool = false
     ) {
+        self.keepWrites = keepWrites
         self.path = path
         self.feedName = feedName
         self.model = model

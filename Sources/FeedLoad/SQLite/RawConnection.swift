@@ -81,6 +81,8 @@ final class RawConnection {
     }
 
     var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
+    /// Rows changed by the last INSERT, UPDATE or DELETE.
+    var changes: Int { Int(sqlite3_changes(handle)) }
 }
 
 /// A prepared statement, finalized in `deinit`.

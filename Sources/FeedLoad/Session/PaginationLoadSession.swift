@@ -79,7 +79,11 @@ public final class PaginationLoadSession: LoadSession {
         self.pageBudget = pageBudget
         self.rowBatchLimit = rowBatchLimit
         self.pool = pool
-        controller = try FeedController(configuration: configuration)
+        // Retry jitter from the session's seed (as a replay session derives it), not the policy's own.
+        var derived = configuration
+        var root = SplitMix64(seed: seed)
+        derived.retry.seed = root.next()
+        controller = try FeedController(configuration: derived)
         let connections = try pool.take()
         do {
             maxIDAtStart = try connections.truth.maxID()

@@ -73,4 +73,28 @@ final class HeadWriter {
         }
     }
 
+
+    /// Deletes the items with `ids` in one `BEGIN IMMEDIATE` transaction.
+    /// - Returns: how many were deleted (ids already gone are skipped).
+    /// - Throws: ``RawSQLiteError``; then nothing was deleted.
+    func delete(ids: [Int64]) throws -> Int {
+        guard !ids.isEmpty else { return 0 }
+        let statement = try connection.prepare("DELETE FROM items WHERE id = ?1")
+        try connection.execute("BEGIN IMMEDIATE")
+        do {
+            var deleted = 0
+            for id in ids {
+                statement.bind(id, at: 1)
+                _ = try statement.step()
+                statement.reset()
+                deleted += connection.changes
+            }
+            try connection.execute("COMMIT")
+            return deleted
+        } catch {
+            statement.reset()
+            try? connection.execute("ROLLBACK")
+            throw error
+        }
+    }
 }

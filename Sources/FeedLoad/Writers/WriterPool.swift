@@ -17,11 +17,16 @@ public final class WriterPool: Sendable {
     private let boxes: [MetricsBox]
     private let group = DispatchGroup()
     private let done = Atomic<Bool>(false)
+    /// Whether the writers leave their rows in the database when they stop.
+    public let keepWrites: Bool
+    private let removedCount = Atomic<Int>(0)
 
     /// - Precondition: `count` ≥ 1, `ratePerSecond` > 0, `batch` ≥ 1.
     public init(
-        count: Int, ratePerSecond: Double, batch: Int = 1, path: String, feed: FeedID, preset: Preset, seed: UInt64
+        count: Int, ratePerSecond: Double, batch: Int = 1, path: String, feed: FeedID, preset: Preset, seed: UInt64,
+        keepWrites: Bool = false
     ) {
+        self.keepWrites = keepWrites
         precondition(count >= 1 && ratePerSecond > 0 && batch >= 1, "writers need a count, a rate and a batch")
         self.count = count
         self.ratePerSecond = ratePerSecond
@@ -65,6 +70,7 @@ public final class WriterPool: Sendable {
             boxes[writer].metrics.withLock { $0.recordError(error) }
             return
         }
+        var written: [Int64] = []
         // Stagger the writers evenly across one interval.
         var due = clock.now.advanced(by: .seconds(interval * Double(writer) / Double(count)))
         while !done.load(ordering: .acquiring) {
@@ -73,10 +79,21 @@ public final class WriterPool: Sendable {
                 Thread.sleep(forTimeInterval: min(wait.seconds, 0.01))
                 continue
             }
-            _ = boxes[writer].metrics.withLock { headWriter.insertBatch(batch, into: &$0) }
+            let ids = boxes[writer].metrics.withLock { headWriter.insertBatch(batch, into: &$0) }
+            if !keepWrites { written.append(contentsOf: ids) }
             due = due.advanced(by: .seconds(interval))
         }
+        // Each writer removes its own rows before ``stop()`` returns (unless they are kept).
+        guard !keepWrites else { return }
+        do {
+            removedCount.add(try headWriter.delete(ids: written), ordering: .relaxed)
+        } catch {
+            boxes[writer].metrics.withLock { $0.recordError(error) }
+        }
     }
+
+    /// Rows the writers deleted when they stopped (0 while running, or with ``keepWrites``).
+    public var removed: Int { removedCount.load(ordering: .relaxed) }
 
     /// Stops the writers and waits for them.
     public func stop() {

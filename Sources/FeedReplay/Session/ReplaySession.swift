@@ -13,7 +13,9 @@ import FeedModel
 ///    4. update the virtualizer (cells from the reuse pool, row fetches for the preload range)
 ///    5. measure: blank area, frame cost (hitches), distance, invariants
 /// ```
-/// Nothing reads the wall clock; every random draw comes from ``ReplayOptions/seed``, so the
+/// Nothing reads the wall clock; every random draw comes from ``ReplayOptions/seed`` (latency,
+/// faults, retry jitter: the controller's ``FeedController/RetryPolicy/seed`` is derived from it and
+/// whatever the options held there is replaced), so the
 /// same trace, options and seed give the same ``ReplayReport`` byte for byte.
 ///
 /// - Complexity: per frame, O(log n + k) layout work for k visible elements plus the work of what
@@ -32,6 +34,8 @@ public final class ReplaySession {
     let virtualizer: Virtualizer
     var latencyRNG: SplitMix64
     var faultRNG: SplitMix64
+    var rowLatencyRNG: SplitMix64
+    var rowFaultRNG: SplitMix64
     var queue = EventQueue<Double, Completion>()
     var metrics: FrameMetrics
     var now = 0.0
@@ -41,7 +45,9 @@ public final class ReplaySession {
 
     // Report state.
     var violations: [ReplayReport.Violation] = []
-    var transitions: [ReplayReport.Transition] = []
+    var transitions: [ReplayReport.LoadTransition] = []
+    var phaseTransitions: [ReplayReport.Transition] = []
+    var lastLoadStates = DirectionalLoadStates()
     var taps: [ReplayReport.Tap] = []
     var shown = ShownList()
     var anchorDriftMax = 0.0
@@ -56,6 +62,12 @@ public final class ReplaySession {
     var rowsFetched = 0
     var rowBatches = 0
     var rowFetchesInFlight = 0
+    /// Row fetches that failed (row fault model).
+    var rowFetchFailures = 0
+    /// Ids asked for while an earlier fetch of the same id was still on the wire.
+    var rowsRedundant = 0
+    /// Fetches on the wire per id (cancelled ones included until they land).
+    var rowIDsOnTheWire: [Int64: Int] = [:]
     var layoutChangedThisFrame = false
     var rowsBoundBefore = 0
     var refreshInsetShown = false
@@ -66,7 +78,8 @@ public final class ReplaySession {
     /// A simulated answer waiting on the virtual clock.
     enum Completion {
         case page(FeedController.FetchRequest, PageOutcome)
-        case rows(fetchID: Int, RowBatch)
+        case rows(fetchID: Int, ids: [Int64], RowBatch)
+        case rowsFailed(fetchID: Int, ids: [Int64])
         case retryTick
     }
 
@@ -92,8 +105,18 @@ public final class ReplaySession {
         self.backend = backend
         self.options = options
         self.axis = axis
+        // Every random stream is split from the replay's seed, in a fixed order: latency, faults,
+        // retry jitter, row latency, row faults (a stream added later goes last, so the earlier
+        // streams, and the figures they give, stay as they were).
+        var root = SplitMix64(seed: options.seed)
+        latencyRNG = root.split()
+        faultRNG = root.split()
+        var controllerConfiguration = options.controller
+        controllerConfiguration.retry.seed = root.next()
+        rowLatencyRNG = root.split()
+        rowFaultRNG = root.split()
         do {
-            controller = try FeedController(configuration: options.controller)
+            controller = try FeedController(configuration: controllerConfiguration)
         } catch {
             throw ReplayError.invalidOptions("\(error)")
         }
@@ -108,9 +131,6 @@ public final class ReplaySession {
         scrollConfiguration.axis = axis
         scroll = ScrollModel(
             viewport: trace.header.viewport, contentSize: layout.contentSize, configuration: scrollConfiguration)
-        var root = SplitMix64(seed: options.seed)
-        latencyRNG = root.split()
-        faultRNG = root.split()
         metrics = FrameMetrics(refreshRate: trace.header.refreshRate, keepTimeline: options.keepTimeline)
     }
 

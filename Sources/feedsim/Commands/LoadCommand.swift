@@ -39,12 +39,15 @@ let loadCommand = Command(
         OptionSpec("--write-rate", "R", accepts: .number(0.001...10_000_000), default: "10", help: "Items per second over all writers."),
         OptionSpec("--write-batch", "N", accepts: .integer(1...100_000), default: "1", help: "Items per BEGIN IMMEDIATE transaction."),
         OptionSpec(
+            "--keep-writes", .flag,
+            help: "Keep the rows the writers inserted (default: each writer deletes its rows when the run ends)."),
+        OptionSpec(
             "--writer-preset", .value, "NAME",
             help: "Preset shaping written items, by writers and traces' insert events (default mixed)."),
         OptionSpec(
             "--workers", "N", accepts: .integer(1...LoadConfiguration.maxWorkers), help: "Session threads (default: active processors)."),
         OptionSpec("--json", .flag, help: "Print the report as JSON (sorted keys)."),
-    ] + LayoutOptions.specs + LoadCommandSupport.replaySpecs,
+    ] + LayoutOptions.specs + LoadCommandSupport.replaySpecs + TraceImportParsing.specs,
     run: { arguments in
         let configuration = try LoadCommandSupport.configuration(arguments)
         let stop = StopSignal()
@@ -120,7 +123,8 @@ enum LoadCommandSupport {
             writers: try arguments.int("--writers") ?? 0,
             writeRate: try arguments.double("--write-rate") ?? 10,
             writeBatch: try arguments.int("--write-batch") ?? 1,
-            writerPreset: arguments.value("--writer-preset") ?? "mixed", seed: try ReplayOptionsParsing.seed(arguments))
+            writerPreset: arguments.value("--writer-preset") ?? "mixed", seed: try ReplayOptionsParsing.seed(arguments),
+            keepWrites: arguments.flag("--keep-writes"))
     }
 
     /// `--trace FILE …` read once (any format), or `--model` / `--trace-duration` to synthesize.
@@ -132,7 +136,12 @@ enum LoadCommandSupport {
             if arguments.value("--model") != nil || arguments.value("--trace-duration") != nil {
                 throw UsageError("--trace replays files; --model and --trace-duration synthesize traces: give one or the other")
             }
-            return .files(try files.map { try loadTrace(path: $0, format: arguments.value("--trace-format")) })
+            return .files(
+                try files.map { file in
+                    let imported = try TraceImportParsing.load(path: file, format: arguments.value("--trace-format"), arguments)
+                    TraceImportParsing.warn(imported)
+                    return imported.trace
+                })
         }
         if arguments.value("--trace-format") != nil { throw UsageError("--trace-format needs --trace FILE") }
         var models: [SynthModel] = [.skimmer, .flinger]

@@ -11,6 +11,7 @@ let replayCommand = Command(
         replay --db PATH|URI --trace FILE [--trace-format F] [--feed NAME] [--kind K and layout options]
                       [--ranges PRESET] [--page-size N] [--prefetch D] [--scroll P] [--pull-threshold PT]
                       [--latency M] [--faults F] [--seed S]
+                      [--viewport WxH] [--refresh-rate HZ] [importer options: --px-per-pt K ...]
                       [--json | --report FILE] [--timeline FILE]
         """,
     options: [
@@ -29,7 +30,7 @@ let replayCommand = Command(
         OptionSpec("--json", .flag, help: "Print the JSON report on stdout instead of the summary."),
         OptionSpec("--report", "FILE", accepts: .path, help: "Also write the JSON report to FILE."),
         OptionSpec("--timeline", "FILE", accepts: .path, help: "Write one CSV row per frame to FILE."),
-    ] + LayoutOptions.specs + ReplayOptionsParsing.specs,
+    ] + LayoutOptions.specs + ReplayOptionsParsing.specs + TraceImportParsing.specs,
     run: { arguments in
         Interruption.shared.install()  // first: a signal during the trace's parse still stops the replay
         let dbPath = try arguments.required("--db")
@@ -40,7 +41,10 @@ let replayCommand = Command(
         let layout = try LayoutOptions.configuration(from: arguments, defaultKind: .grid)
         // A layout with a refresh view: the refresh control holds its height open while refreshing.
         if layout.refreshHeight > 0 { options.refreshControlHeight = layout.refreshHeight }
-        let trace = try loadTrace(path: tracePath, format: arguments.value("--trace-format"))
+        let imported = try TraceImportParsing.load(path: tracePath, format: arguments.value("--trace-format"), arguments)
+        TraceImportParsing.warn(imported)
+        options.traceNotes = imported.guesses
+        let trace = imported.trace
         let keepInserts = arguments.flag("--keep-inserts")
         let preset = try Preset.named(arguments.value("--insert-preset") ?? "mixed")
         // Read-only unless --keep-inserts of a trace with insert events writes them at the end.

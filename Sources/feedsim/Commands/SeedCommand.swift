@@ -1,10 +1,11 @@
+import FeedPostgres
 import FeedStore
 import Foundation
 
 let seedCommand = Command(
     name: "seed",
     summary: "Seed a feed with generated items from a preset (one transaction).",
-    usage: "seed --db PATH|URI --preset NAME --count N [--seed S] [--feed NAME] [--start ISO8601]",
+    usage: "seed --db PATH|URI --preset NAME --count N [--seed S] [--feed NAME] [--start ISO8601] [--append | --replace]",
     options: [
         OptionSpec(
             "--db", "PATH|URI", accepts: .path,
@@ -16,6 +17,10 @@ let seedCommand = Command(
         OptionSpec(
             "--start", .value, "ISO8601",
             help: "Time before the first item, 1970-01-01 to 9999-12-31 (default 2026-01-01T00:00:00Z); items go forward from it."),
+        OptionSpec(
+            "--append", .flag,
+            help: "The feed has items: continue after the newest one (without it or --replace, a feed with items is refused)."),
+        OptionSpec("--replace", .flag, help: "The feed has items: delete them and seed afresh, in the same transaction."),
     ],
     run: { arguments in
         Interruption.shared.install()
@@ -38,8 +43,11 @@ let seedCommand = Command(
         let feedName = arguments.value("--feed") ?? "home"
         let preset = try Preset.named(presetName)  // before opening: a bad preset writes nothing
 
+        if arguments.flag("--append") && arguments.flag("--replace") {
+            throw UsageError("--append and --replace exclude each other")
+        }
+        let mode: Seeder.Mode = arguments.flag("--append") ? .append : arguments.flag("--replace") ? .replace : .intoEmpty
         let database = try FeedDatabase.open(path, for: .create)
-        var generator = ItemGenerator(preset: preset, seed: seed, start: start)
         let showProgress = standardErrorIsTerminal
         let progress = { (done: Int) in
             if showProgress { StoreCommandSupport.progressBar(done: done, total: count) }
@@ -49,14 +57,22 @@ let seedCommand = Command(
         switch database {
         case .sqlite(let store):
             items = try Seeder.seed(
-                store, feedNamed: feedName, generator: &generator, count: count, progress: progress,
-                shouldStop: Interruption.shared.shouldStop
+                store, feedNamed: feedName, mode: mode, preset: preset, seed: seed, start: start, count: count,
+                progress: progress, shouldStop: Interruption.shared.shouldStop
             ).items
         case .postgres(let store):
+            let postgresMode: PostgresSeedMode = switch mode {
+            case .intoEmpty: .intoEmpty
+            case .append: .append
+            case .replace: .replace
+            }
             items = try FeedDatabase.interruptible {
                 try store.seed(
-                    feedNamed: feedName, count: count, next: { generator.next() }, progress: progress,
-                    shouldStop: Interruption.shared.shouldStop
+                    feedNamed: feedName, mode: postgresMode, count: count,
+                    makeGenerator: { newest in
+                        var generator = ItemGenerator(preset: preset, seed: seed, start: newest ?? start)
+                        return { generator.next() }
+                    }, progress: progress, shouldStop: Interruption.shared.shouldStop
                 ).items
             }
         }
