@@ -8,6 +8,7 @@ let package = Package(
         .executable(name: "feedsim", targets: ["feedsim"]),
         .library(name: "FeedReplay", targets: ["FeedReplay"]),
         .library(name: "FeedStore", targets: ["FeedStore"]),
+        .library(name: "FeedPostgres", targets: ["FeedPostgres"]),
     ],
     targets: [
         .systemLibrary(
@@ -15,6 +16,7 @@ let package = Package(
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]
         ),
+        .systemLibrary(name: "FeedSimPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
         .systemLibrary(name: "FeedSimCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .systemLibrary(name: "FeedSimHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
         // glibc's mallopt, for the load tester (header only, nothing to link).
@@ -29,6 +31,7 @@ let package = Package(
         .target(name: "FeedResources", dependencies: ["FeedModel"], plugins: ["EmbedResources"]),
         .target(name: "FeedStore", dependencies: ["FeedModel", "FeedResources", "FeedSimSQLite"]),
         .target(name: "FeedHTTP", dependencies: ["FeedModel", "FeedSimCurl", "FeedSimHTTPD"]),
+        .target(name: "FeedPostgres", dependencies: ["FeedModel", "FeedSimPQ"]),
         .target(name: "FeedLayout"),
         .target(name: "FeedEngine", dependencies: ["FeedModel", "FeedLayout"]),
         .target(name: "FeedReplay", dependencies: ["FeedEngine", "FeedModel", "FeedResources"]),
@@ -46,7 +49,7 @@ let package = Package(
             name: "feedsim",
             dependencies: [
                 "FeedModel", "FeedResources", "FeedStore", "FeedLayout", "FeedEngine", "FeedReplay", "FeedLoad",
-                "FeedSimBenchmarks", "FeedFuzz", "FeedHTTP",
+                "FeedSimBenchmarks", "FeedFuzz", "FeedHTTP", "FeedPostgres",
             ]
         ),
         // Locates the package's files and the real data outside it, for the tests only.
@@ -55,6 +58,10 @@ let package = Package(
         .testTarget(name: "FeedResourcesTests", dependencies: ["FeedResources", "FeedSimTestSupport"]),
         .testTarget(
             name: "FeedStoreTests", dependencies: ["FeedStore", "FeedModel", "FeedResources", "FeedSimTestSupport"]),
+        .testTarget(
+            name: "BackendContractTests",
+            dependencies: ["FeedModel", "FeedResources", "FeedStore", "FeedPostgres", "FeedReplay", "FeedSimTestSupport"]
+        ),
         .testTarget(name: "FeedLayoutTests", dependencies: ["FeedLayout", "FeedModel"]),
         .testTarget(
             name: "FeedEngineTests", dependencies: ["FeedEngine", "FeedStore", "FeedResources", "FeedSimTestSupport"]),
@@ -71,7 +78,9 @@ let package = Package(
         .testTarget(name: "FeedHTTPTests", dependencies: ["FeedHTTP", "FeedModel", "FeedStore", "FeedSimTestSupport"]),
         .testTarget(
             name: "feedsimTests",
-            dependencies: ["feedsim", "FeedStore", "FeedLayout", "FeedReplay", "FeedHTTP", "FeedSimTestSupport"]),
+            dependencies: [
+                "feedsim", "FeedStore", "FeedPostgres", "FeedLayout", "FeedReplay", "FeedHTTP", "FeedSimTestSupport",
+            ]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -6,10 +6,10 @@ import Foundation
 let pageCommand = Command(
     name: "page",
     summary: "Print one page of a feed by keyset cursor.",
-    usage: "page --db PATH | --source URL [--convention C] [--feed NAME] [--after CURSOR | --before CURSOR] [--limit N] "
+    usage: "page --db PATH|URI | --source URL [--convention C] [--feed NAME] [--after CURSOR | --before CURSOR] [--limit N] "
         + "[--json] [--walk [--max-pages N]]",
     options: [
-        OptionSpec("--db", "PATH", accepts: .path, help: "SQLite database file."),
+        OptionSpec("--db", "PATH|URI", accepts: .path, help: "SQLite database file or postgresql:// URI."),
         OptionSpec("--feed", .value, "NAME", help: "Feed (default: home, or the only feed)."),
         OptionSpec("--after", .value, "CURSOR", help: "Older items after this cursor (load more)."),
         OptionSpec("--before", .value, "CURSOR", help: "Newer items before this cursor (refresh)."),
@@ -34,8 +34,7 @@ let pageCommand = Command(
         let path = try arguments.required("--db")
         let after = try arguments.value("--after").map(parseCursor)
         let before = try arguments.value("--before").map(parseCursor)
-        let store = try StoreCommandSupport.openExisting(path)
-        let pages = store.pages(feed: try StoreCommandSupport.feed(arguments, in: store))
+        let pages = try FeedDatabase.open(path, for: .readOnly).backend(feedArgument: arguments.value("--feed"))
         let page: Page
         if let after {
             page = try pages.after(after, limit: limit)

@@ -9,14 +9,16 @@ let replayCommand = Command(
     name: "replay",
     summary: "Replay a scroll trace against a feed on a virtual clock and report what a person would have seen.",
     usage: """
-        replay --db PATH | --source URL [--convention C] --trace FILE [--trace-format F] [--feed NAME]
+        replay --db PATH|URI | --source URL [--convention C] --trace FILE [--trace-format F] [--feed NAME]
                       [--kind K and layout options] [--ranges PRESET] [--page-size N] [--prefetch D] [--scroll P]
                       [--pull-threshold PT] [--latency M] [--faults F] [--seed S]
                       [--viewport WxH] [--refresh-rate HZ] [importer options: --px-per-pt K ...]
                       [--json | --report FILE] [--timeline FILE]
         """,
     options: [
-        OptionSpec("--db", "PATH", accepts: .path, help: "SQLite database made by `feedsim seed` or `feedsim import`."),
+        OptionSpec(
+            "--db", "PATH|URI", accepts: .path,
+            help: "SQLite file or postgresql:// URI, seeded by `feedsim seed` or `feedsim import`."),
         OptionSpec("--trace", "FILE", accepts: .path, help: "The scroll trace to replay (at most 24 h: later events are refused)."),
         OptionSpec(
             "--trace-format", .value, "F",
@@ -55,22 +57,32 @@ let replayCommand = Command(
             return result.report.violations.isEmpty && http.audit.problemCount == 0 ? 0 : 2
         }
         let dbPath = try arguments.required("--db")
-        let store = try openExistingStore(path: dbPath, writes: keepInserts && ReplaySession.writes(trace))
-        let result = try ReplaySession.run(
-            trace: trace, store: store, feed: arguments.value("--feed") ?? "home", layout: layout, options: options,
-            insertPreset: preset, keepInserts: keepInserts, shouldStop: Interruption.shared.shouldStop)
+        // Read-only unless --keep-inserts of a trace with insert events writes them at the end.
+        let database = try FeedDatabase.open(
+            dbPath, for: keepInserts && ReplaySession.writes(trace) ? .writeExisting : .readOnly)
+        let result: ReplayResult
+        do {
+            result = try ReplaySession.run(
+                trace: trace, backend: try database.backend(feedNamed: arguments.value("--feed") ?? "home"),
+                largestID: try database.largestItemID(), layout: layout, options: options, insertPreset: preset,
+                keepInserts: keepInserts, shouldStop: Interruption.shared.shouldStop)
+        } catch ReplayError.interrupted {
+            throw StoreError.interrupted  // exit 130, nothing written
+        }
         try writeReplayOutputs(result, arguments: arguments)
         return result.report.violations.isEmpty ? 0 : 2
     }
 )
 
-/// Opens a database that must already exist (replaying against a fresh empty file is a mistake),
-/// read-only unless `writes` (`replay --keep-inserts` of a trace with insert events).
-func openExistingStore(path: String, writes: Bool = false) throws -> ItemStore {
-    guard FileManager.default.fileExists(atPath: path) else {
-        throw CommandFailure("\(path): no such database (create one with `feedsim seed --db \(path) ...`)")
+/// Reads a trace in any supported format. - Throws: ``CommandFailure`` for an unknown format;
+/// ``TraceError`` naming the file, line and field for malformed input.
+func loadTrace(path: String, format: String?) throws -> Trace {
+    let name = format ?? "jsonl"
+    guard let traceFormat = TraceFormat(rawValue: name) else {
+        throw CommandFailure("--trace-format: unknown format '\(name)' (jsonl, evemu, chrome, touch-csv, rrweb)")
     }
-    return writes ? try ItemStore(path: path) : try ItemStore.openReadOnly(path: path)
+    guard FileManager.default.fileExists(atPath: path) else { throw CommandFailure("\(path): no such file") }
+    return try traceFormat.load(contentsOf: path)
 }
 
 /// Prints the summary or JSON and writes `--report` and `--timeline` files.
