@@ -1,11 +1,17 @@
 import FeedStore
 import Foundation
+import FeedModel
 import Synchronization
 
-/// `count` writer threads inserting at the head of a feed at `ratePerSecond` items per second in
-/// total, each on its own connection, until stopped. Writer k inserts one batch every
-/// `count × batch / ratePerSecond` seconds on a fixed schedule (a late batch does not move later
-/// ones), so the rate holds whatever the lock waits.
+/// `count` writer threads writing to a feed at `ratePerSecond` operations per second in total
+/// (inserts at the head, updates and deletes as the ``WriteMix`` says), each on its own connection
+/// and with its own seeded stream (``writerSeed(base:writer:)``), until stopped. Writer k runs one
+/// batch every `count × batch / ratePerSecond` seconds on a fixed schedule (a late batch does not
+/// move later ones), so the rate holds whatever the lock waits.
+///
+/// When they stop, unless ``keepWrites``: each writer deletes the items it inserted that are still
+/// there, and the pool puts back the pre-existing items the writers updated or deleted, as they
+/// were (``RestoreJournal``), so the feed is as it was before the run.
 public final class WriterPool: Sendable {
     public let count: Int
     public let ratePerSecond: Double
@@ -19,14 +25,21 @@ public final class WriterPool: Sendable {
     private let done = Atomic<Bool>(false)
     /// Whether the writers leave their rows in the database when they stop.
     public let keepWrites: Bool
+    public let mix: WriteMix
     private let removedCount = Atomic<Int>(0)
+    private let restoredCount = Atomic<Int>(0)
+    private let journal = RestoreJournal()
+    /// The store's largest id when ``start()`` ran: items up to it existed before the writers.
+    private let baselineMaxID = Atomic<Int64>(0)
+    private let restoreFailure = Mutex<String?>(nil)
 
     /// - Precondition: `count` ≥ 1, `ratePerSecond` > 0, `batch` ≥ 1.
     public init(
         count: Int, ratePerSecond: Double, batch: Int = 1, path: String, feed: FeedID, preset: Preset, seed: UInt64,
-        keepWrites: Bool = false
+        keepWrites: Bool = false, mix: WriteMix = .insertOnly
     ) {
         self.keepWrites = keepWrites
+        self.mix = mix
         precondition(count >= 1 && ratePerSecond > 0 && batch >= 1, "writers need a count, a rate and a batch")
         self.count = count
         self.ratePerSecond = ratePerSecond
@@ -43,6 +56,14 @@ public final class WriterPool: Sendable {
     ///   started are stopped again (``stop()`` waits only for threads that run).
     @discardableResult
     public func start() -> String? {
+        do {
+            let connection = try RawConnection(path: path)
+            let statement = try connection.prepare("SELECT coalesce(max(id), 0) FROM items")
+            baselineMaxID.store(try statement.step() ? statement.int64(at: 0) : 0, ordering: .releasing)
+            statement.reset()
+        } catch {
+            return "writers cannot read \(path): \(error)"
+        }
         let interval = Double(count * batch) / ratePerSecond
         for writer in 0..<count {
             group.enter()
@@ -62,15 +83,15 @@ public final class WriterPool: Sendable {
 
     private func run(_ writer: Int, interval: Double) {
         let clock = ContinuousClock()
-        let writerSeed = seed &+ UInt64(writer + 1) &* 0x9E37_79B9_7F4A_7C15
         let headWriter: HeadWriter
         do {
-            headWriter = try HeadWriter(path: path, feed: feed, preset: preset, seed: writerSeed)
+            headWriter = try HeadWriter(
+                path: path, feed: feed, preset: preset, seed: Self.writerSeed(base: seed, writer: writer), mix: mix,
+                baselineMaxID: baselineMaxID.load(ordering: .acquiring), journal: keepWrites ? nil : journal)
         } catch {
             boxes[writer].metrics.withLock { $0.recordError(error) }
             return
         }
-        var written: [Int64] = []
         // Stagger the writers evenly across one interval.
         var due = clock.now.advanced(by: .seconds(interval * Double(writer) / Double(count)))
         while !done.load(ordering: .acquiring) {
@@ -79,26 +100,82 @@ public final class WriterPool: Sendable {
                 Thread.sleep(forTimeInterval: min(wait.seconds, 0.01))
                 continue
             }
-            let ids = boxes[writer].metrics.withLock { headWriter.insertBatch(batch, into: &$0) }
-            if !keepWrites { written.append(contentsOf: ids) }
+            boxes[writer].metrics.withLock { _ = headWriter.writeBatch(batch, into: &$0) }
             due = due.advanced(by: .seconds(interval))
         }
         // Each writer removes its own rows before ``stop()`` returns (unless they are kept).
         guard !keepWrites else { return }
         do {
-            removedCount.add(try headWriter.delete(ids: written), ordering: .relaxed)
+            removedCount.add(try headWriter.deleteOwnRows(), ordering: .relaxed)
         } catch {
             boxes[writer].metrics.withLock { $0.recordError(error) }
         }
     }
 
+    /// Writer k's seed: the k-th output of a SplitMix64 seeded with `base`. Each writer's items and
+    /// choices come from a stream started there, so no two writers share a stream (seeds `base + k·γ`
+    /// would: SplitMix64 steps its state by γ, so writer k + 1 would replay writer k's draws one
+    /// step later).
+    public static func writerSeed(base: UInt64, writer: Int) -> UInt64 {
+        var seeds = SplitMix64(seed: base)
+        for _ in 0..<writer { _ = seeds.next() }
+        return seeds.next()
+    }
+
     /// Rows the writers deleted when they stopped (0 while running, or with ``keepWrites``).
     public var removed: Int { removedCount.load(ordering: .relaxed) }
 
-    /// Stops the writers and waits for them.
+    /// Pre-existing rows put back as they were when the writers stopped (updated or deleted ones).
+    public var restored: Int { restoredCount.load(ordering: .relaxed) }
+
+    /// Stops the writers and waits for them; then, unless ``keepWrites``, puts back the
+    /// pre-existing rows they changed, in one transaction (a failure is counted as an error).
     public func stop() {
-        done.store(true, ordering: .releasing)
+        guard !done.exchange(true, ordering: .acquiringAndReleasing) else {
+            group.wait()
+            return
+        }
         group.wait()
+        guard !keepWrites else { return }
+        let originals = journal.originals
+        guard !originals.isEmpty else { return }
+        do {
+            restoredCount.add(try Self.restore(originals, path: path), ordering: .relaxed)
+        } catch {
+            boxes[0].metrics.withLock { $0.recordError(error) }
+        }
+    }
+
+    /// Writes `originals` back (`INSERT OR REPLACE` by id: a deleted row comes back with its id, an
+    /// updated one gets its old text) in one `BEGIN IMMEDIATE` transaction. - Returns: rows written.
+    private static func restore(_ originals: [OriginalRow], path: String) throws -> Int {
+        let connection = try RawConnection(path: path)
+        let statement = try connection.prepare(
+            """
+            INSERT OR REPLACE INTO items (id, feed_id, published_at, kind, width, height, title, author, payload)
+            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)
+            """)
+        try connection.execute("BEGIN IMMEDIATE")
+        do {
+            for row in originals {
+                defer { statement.reset() }
+                statement.bind(row.id, at: 1)
+                statement.bind(row.feed, at: 2)
+                statement.bind(row.publishedAt, at: 3)
+                statement.bind(row.kind, at: 4)
+                statement.bind(row.width, at: 5)
+                statement.bind(row.height, at: 6)
+                statement.bind(row.title, at: 7)
+                statement.bind(row.author, at: 8)
+                statement.bind(row.payload, at: 9)
+                _ = try statement.step()
+            }
+            try connection.execute("COMMIT")
+            return originals.count
+        } catch {
+            try? connection.execute("ROLLBACK")
+            throw error
+        }
     }
 
     /// The writers' metrics so far, merged.
