@@ -1,3 +1,4 @@
+import FeedResources
 /// What a seeding run wrote.
 public struct SeedSummary: Hashable, Sendable {
     public var items: Int

@@ -6,6 +6,7 @@ import Foundation
 import Testing
 
 @testable import FeedLoad
+import FeedResources
 
 @Suite struct WriteMixTests {
     private func seededDatabase(count: Int) throws -> TemporaryDatabase {
@@ -18,15 +19,10 @@ import Testing
 
     /// Every row of the store, ordered by id, as text: to compare a database before and after.
     private func snapshot(_ path: String) throws -> [String] {
-        let connection = try RawConnection(path: path)
-        let statement = try connection.prepare(
-            "SELECT id, feed_id, published_at, kind, width, height, title, author, payload FROM items ORDER BY id")
-        var rows: [String] = []
-        while try statement.step() {
-            rows.append(
-                (0..<9).map { statement.text(at: Int32($0)) }.joined(separator: "|"))
-        }
-        return rows
+        let backend = try SQLiteConnector(path: path, feedName: "home").connect()
+        let stubs = try backend.groundTruth(after: Cursor(publishedAt: .max, id: .max), limit: 1_000_000)
+        let rows = try backend.rows(ids: stubs.map(\.id)).rows
+        return zip(stubs, rows).map { stub, row in "\(stub) \(row)" }
     }
 
     @Test func parsesWeightsAndMapsDrawsInOrderInsertUpdateDelete() throws {
@@ -73,10 +69,13 @@ import Testing
         defer { database.cleanUp() }
         let preset = try Preset.named("mixed")
         let feed = try ItemStore(path: database.path).requireFeed(named: "home")
+        let connector = try SQLiteConnector(path: database.path, feedName: "home")
         let mix = WriteMix(insert: 1, update: 1, delete: 2)
-        let writers = try (0..<2).map {
-            try HeadWriter(
-                path: database.path, feed: feed, preset: preset, seed: WriterPool.writerSeed(base: 3, writer: $0), mix: mix,
+        let writers = try (0..<2).map { index in
+            let reader = try connector.groundTruthReader(reuseUnchangedSpans: false)
+            return HeadWriter(
+                backend: try connector.connectWriter(), preset: preset,
+                seed: WriterPool.writerSeed(base: 3, writer: index), mix: mix, largestID: { try reader.maxID() },
                 baselineMaxID: 200)
         }
         var metrics = LoadMetrics()
@@ -112,17 +111,21 @@ import Testing
     @Test func keysetSessionsReportNoSkipsForItemsWritersDeleted() throws {
         let database = try seededDatabase(count: 3_000)
         defer { database.cleanUp() }
-        let report = try LoadRunner(configuration: load(path: database.path, mix: WriteMix(insert: 2, update: 1, delete: 2), keep: true)).run()
+        let report = try LoadRunner(configuration: load(path: database.path, mix: WriteMix(insert: 2, update: 1, delete: 2), keep: true), openBackend: openSQLite).run()
         #expect(report.errors.isEmpty && report.sessions.failed == 0)
         #expect(report.deleted > 50 && report.updated > 20, "the writers deleted and updated while sessions walked")
         #expect(report.consistency.sessionsChecked == report.sessions.started)
         // A deleted item no longer exists: the walk that missed it skipped nothing.
         #expect(report.consistency.skips == 0 && report.consistency.duplicates == 0)
-        #expect(!report.hasViolations, "\(report.consistency.sessions)")
+        let outcomes = "\(report.consistency.sessions)"
+        #expect(!report.hasViolations, "\(outcomes)")
         #expect(report.settings.writeMix == "insert=2,update=1,delete=2")
         #expect(report.text.contains("\(report.updated) updated, \(report.deleted) deleted"))
-        let json = try JSONSerialization.jsonObject(with: Data(try report.json().utf8)) as? [String: Any]
-        #expect(json?["deleted"] as? Int == report.deleted && json?["updated"] as? Int == report.updated)
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(try report.json().utf8)) as? [String: Any])
+        let deleted = json["deleted"] as? Int
+        let updated = json["updated"] as? Int
+        #expect(deleted == report.deleted)
+        #expect(updated == report.updated)
         let store = try ItemStore(path: database.path)
         #expect(try store.itemCount(feed: try store.requireFeed(named: "home")) == 3_000 + report.inserted - report.deleted)
     }
@@ -132,7 +135,7 @@ import Testing
         defer { database.cleanUp() }
         let before = try snapshot(database.path)
         // Deletes and updates first (insert weight 1 of 4): the writers change seeded items early.
-        let report = try LoadRunner(configuration: load(path: database.path, mix: WriteMix(insert: 1, update: 2, delete: 1), keep: false)).run()
+        let report = try LoadRunner(configuration: load(path: database.path, mix: WriteMix(insert: 1, update: 2, delete: 1), keep: false), openBackend: openSQLite).run()
         #expect(report.errors.isEmpty)
         #expect(report.deleted > 20 && report.updated > 40)
         #expect(try snapshot(database.path) == before, "every row back as it was, byte for byte")

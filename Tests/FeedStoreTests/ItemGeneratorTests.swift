@@ -2,7 +2,8 @@ import FeedModel
 import Foundation
 import Testing
 
-@testable import FeedStore
+@testable import FeedResources
+import FeedStore
 
 @Suite struct ItemGeneratorTests {
     /// A preset file written to a temporary directory, loaded (and validated) as `feedsim seed` would.

@@ -1,11 +1,13 @@
 import FeedEngine
+import Foundation
 import FeedLayout
 import FeedReplay
-import FeedStore
+import FeedResources
 
 /// Everything a load run needs; validated by ``LoadRunner`` before anything starts.
 public struct LoadConfiguration: Sendable {
-    /// The SQLite database file (a seeded store; `:memory:` cannot be shared between connections).
+    /// The backend's address: for SQLite the database file (a seeded store; `:memory:` cannot be
+    /// shared between connections). The caller's `openBackend` (``LoadRunner``) opens it.
     public var path: String
     /// The feed the sessions scroll and the writers insert into.
     public var feedName: String
@@ -99,5 +101,23 @@ public enum SessionKind: Hashable, Sendable {
 public struct LoadConfigurationError: Error, CustomStringConvertible, Sendable {
     public var field: String
     public var reason: String
+    public init(field: String, reason: String) {
+        self.field = field
+        self.reason = reason
+    }
     public var description: String { "\(field): \(reason)" }
+}
+
+extension LoadConfiguration {
+    /// For a backend in a database file (SQLite): checks that ``path`` names an existing file that
+    /// every session's connection can open, before the caller opens it.
+    /// - Throws: ``LoadConfigurationError`` for field `db`.
+    public func checkDatabaseFile() throws {
+        guard path != ":memory:", !path.isEmpty else {
+            throw LoadConfigurationError(field: "db", reason: "a load needs a database file that every session can open")
+        }
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw LoadConfigurationError(field: "db", reason: "\(path): no such file (create it with `feedsim seed`)")
+        }
+    }
 }

@@ -1,7 +1,7 @@
-import FeedStore
-import Foundation
 import FeedModel
+import Foundation
 import Synchronization
+import FeedResources
 
 /// `count` writer threads writing to a feed at `ratePerSecond` operations per second in total
 /// (inserts at the head, updates and deletes as the ``WriteMix`` says), each on its own connection
@@ -16,8 +16,7 @@ public final class WriterPool: Sendable {
     public let count: Int
     public let ratePerSecond: Double
     public let batch: Int
-    private let path: String
-    private let feed: FeedID
+    private let connector: any FeedBackendConnector
     private let preset: Preset
     private let seed: UInt64
     private let boxes: [MetricsBox]
@@ -31,12 +30,11 @@ public final class WriterPool: Sendable {
     private let journal = RestoreJournal()
     /// The store's largest id when ``start()`` ran: items up to it existed before the writers.
     private let baselineMaxID = Atomic<Int64>(0)
-    private let restoreFailure = Mutex<String?>(nil)
 
     /// - Precondition: `count` ≥ 1, `ratePerSecond` > 0, `batch` ≥ 1.
     public init(
-        count: Int, ratePerSecond: Double, batch: Int = 1, path: String, feed: FeedID, preset: Preset, seed: UInt64,
-        keepWrites: Bool = false, mix: WriteMix = .insertOnly
+        count: Int, ratePerSecond: Double, batch: Int = 1, connector: any FeedBackendConnector, preset: Preset,
+        seed: UInt64, keepWrites: Bool = false, mix: WriteMix = .insertOnly
     ) {
         self.keepWrites = keepWrites
         self.mix = mix
@@ -44,8 +42,7 @@ public final class WriterPool: Sendable {
         self.count = count
         self.ratePerSecond = ratePerSecond
         self.batch = batch
-        self.path = path
-        self.feed = feed
+        self.connector = connector
         self.preset = preset
         self.seed = seed
         boxes = (0..<count).map { _ in MetricsBox() }
@@ -56,13 +53,12 @@ public final class WriterPool: Sendable {
     ///   started are stopped again (``stop()`` waits only for threads that run).
     @discardableResult
     public func start() -> String? {
-        do {
-            let connection = try RawConnection(path: path)
-            let statement = try connection.prepare("SELECT coalesce(max(id), 0) FROM items")
-            baselineMaxID.store(try statement.step() ? statement.int64(at: 0) : 0, ordering: .releasing)
-            statement.reset()
-        } catch {
-            return "writers cannot read \(path): \(error)"
+        if !mix.isInsertOnly {
+            do {
+                baselineMaxID.store(try connector.groundTruthReader(reuseUnchangedSpans: false).maxID(), ordering: .releasing)
+            } catch {
+                return "writers cannot read the largest item id: \(error)"
+            }
         }
         let interval = Double(count * batch) / ratePerSecond
         for writer in 0..<count {
@@ -85,9 +81,15 @@ public final class WriterPool: Sendable {
         let clock = ContinuousClock()
         let headWriter: HeadWriter
         do {
-            headWriter = try HeadWriter(
-                path: path, feed: feed, preset: preset, seed: Self.writerSeed(base: seed, writer: writer), mix: mix,
-                baselineMaxID: baselineMaxID.load(ordering: .acquiring), journal: keepWrites ? nil : journal)
+            var largestID: (() throws -> Int64)?
+            if mix.delete > 0 {
+                let reader = try connector.groundTruthReader(reuseUnchangedSpans: false)
+                largestID = { try reader.maxID() }
+            }
+            headWriter = HeadWriter(
+                backend: try connector.connectWriter(), preset: preset, seed: Self.writerSeed(base: seed, writer: writer),
+                mix: mix, largestID: largestID, baselineMaxID: baselineMaxID.load(ordering: .acquiring),
+                journal: keepWrites ? nil : journal)
         } catch {
             boxes[writer].metrics.withLock { $0.recordError(error) }
             return
@@ -129,7 +131,7 @@ public final class WriterPool: Sendable {
     public var restored: Int { restoredCount.load(ordering: .relaxed) }
 
     /// Stops the writers and waits for them; then, unless ``keepWrites``, puts back the
-    /// pre-existing rows they changed, in one transaction (a failure is counted as an error).
+    /// pre-existing rows they changed (a failure is counted as an error).
     public func stop() {
         guard !done.exchange(true, ordering: .acquiringAndReleasing) else {
             group.wait()
@@ -140,41 +142,18 @@ public final class WriterPool: Sendable {
         let originals = journal.originals
         guard !originals.isEmpty else { return }
         do {
-            restoredCount.add(try Self.restore(originals, path: path), ordering: .relaxed)
+            // Deleted ones come back with their ids; updated ones get their old text back.
+            let backend = try connector.connectWriter()
+            let ids = originals.compactMap(\.id)
+            let present = Set(try backend.rows(ids: ids).rows.map(\.id))
+            try backend.update(
+                originals.filter { present.contains($0.id!) }.map {
+                    ItemRow(id: $0.id!, title: $0.title, author: $0.author, payload: $0.payload)
+                })
+            try backend.insert(originals.filter { !present.contains($0.id!) })
+            restoredCount.add(originals.count, ordering: .relaxed)
         } catch {
             boxes[0].metrics.withLock { $0.recordError(error) }
-        }
-    }
-
-    /// Writes `originals` back (`INSERT OR REPLACE` by id: a deleted row comes back with its id, an
-    /// updated one gets its old text) in one `BEGIN IMMEDIATE` transaction. - Returns: rows written.
-    private static func restore(_ originals: [OriginalRow], path: String) throws -> Int {
-        let connection = try RawConnection(path: path)
-        let statement = try connection.prepare(
-            """
-            INSERT OR REPLACE INTO items (id, feed_id, published_at, kind, width, height, title, author, payload)
-            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)
-            """)
-        try connection.execute("BEGIN IMMEDIATE")
-        do {
-            for row in originals {
-                defer { statement.reset() }
-                statement.bind(row.id, at: 1)
-                statement.bind(row.feed, at: 2)
-                statement.bind(row.publishedAt, at: 3)
-                statement.bind(row.kind, at: 4)
-                statement.bind(row.width, at: 5)
-                statement.bind(row.height, at: 6)
-                statement.bind(row.title, at: 7)
-                statement.bind(row.author, at: 8)
-                statement.bind(row.payload, at: 9)
-                _ = try statement.step()
-            }
-            try connection.execute("COMMIT")
-            return originals.count
-        } catch {
-            try? connection.execute("ROLLBACK")
-            throw error
         }
     }
 

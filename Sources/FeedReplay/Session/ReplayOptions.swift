@@ -35,6 +35,10 @@ public struct ReplayOptions: Sendable {
     public var traceNotes: [String] = []
     /// Keep a per-frame timeline for `--timeline`.
     public var keepTimeline: Bool
+    /// Let ``ReplaySession/run()`` jump over idle stretches (nothing moves, nothing is in flight,
+    /// no timer or event is due) instead of stepping each frame: same report byte for byte, far
+    /// less work for traces that rest. Off only to compare against frame-by-frame stepping.
+    public var skipsIdleFrames = true
     /// Height of the refresh control shown above the content while a Refresh loads, points
     /// (`UIRefreshControl` is about 50–60 pt tall).
     public var refreshControlHeight: Double

@@ -44,9 +44,12 @@ extension ReplaySession {
         }
     }
 
-    /// Delivers every simulated answer due by `now`, in schedule order.
-    func deliverDue() throws {
+    /// Delivers every simulated answer due by `now`, in schedule order; returns how many.
+    @discardableResult
+    func deliverDue() throws -> Int {
+        var delivered = 0
         while let (_, completion) = queue.popDue(at: now) {
+            delivered += 1
             switch completion {
             case .page(let request, .success(let page)):
                 process(controller.pageArrived(request, page: page, now: now), load: request.kind)
@@ -63,6 +66,7 @@ extension ReplaySession {
                 process(controller.tick(now: now))
             }
         }
+        return delivered
     }
 
     /// Carries out the controller's actions: issue fetches, apply changes (anchored), record transitions.

@@ -11,8 +11,9 @@ struct VisibleCache {
 }
 
 extension ReplaySession {
-    /// Measures one frame after the virtualizer's update.
-    func record(_ update: VirtualizerUpdate) {
+    /// Measures one frame after the virtualizer's update; returns what was recorded.
+    @discardableResult
+    func record(_ update: VirtualizerUpdate) -> FrameSample {
         let rect = viewportRect
         let area = rect.width * rect.height
         var rowMissing = 0.0
@@ -53,15 +54,16 @@ extension ReplaySession {
             layoutChanged: layoutChangedThisFrame, created: update.cellsCreated, reused: update.cellsReused,
             bound: bound)
         let visibleRange = virtualizer.visibleCellIndexRange
-        metrics.record(
-            FrameSample(
-                t: now, offset: scroll.offset, anchorShift: anchorShiftThisFrame, contentOffset: (scroll.contentOffset.x, scroll.contentOffset.y),
-                visibleRange: visibleRange, loadedItems: shown.items.count,
-                rowMissingFraction: area > 0 ? min(1, rowMissing / area) : 0,
-                noContentFraction: noContentFraction(), loadsInFlight: controller.inFlightCount + rowFetchesInFlight,
-                pageLoadsInFlight: controller.inFlightCount, rowLoadsInFlight: rowFetchesInFlight,
-                loadStates: controller.directionalLoadStates,
-                cost: cost, afterFirstContent: firstContentTime != nil, edgeEffect: edgeEffect, centredIndex: centred))
+        let sample = FrameSample(
+            t: now, offset: scroll.offset, anchorShift: anchorShiftThisFrame, contentOffset: (scroll.contentOffset.x, scroll.contentOffset.y),
+            visibleRange: visibleRange, loadedItems: shown.items.count,
+            rowMissingFraction: area > 0 ? min(1, rowMissing / area) : 0,
+            noContentFraction: noContentFraction(), loadsInFlight: controller.inFlightCount + rowFetchesInFlight,
+            pageLoadsInFlight: controller.inFlightCount, rowLoadsInFlight: rowFetchesInFlight,
+            loadStates: controller.directionalLoadStates,
+            cost: cost, afterFirstContent: firstContentTime != nil, edgeEffect: edgeEffect, centredIndex: centred)
+        metrics.record(sample)
+        return sample
     }
 
     /// Share of the viewport past the end of the content while more content exists (or while the

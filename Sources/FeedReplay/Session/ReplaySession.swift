@@ -42,6 +42,10 @@ public final class ReplaySession {
     var frame = 0
     var nextEvent = 0
     var finished = false
+    /// The last frame's sample when that frame did nothing (see ``skipIdleFrames(after:)``).
+    var quietSample: FrameSample?
+    /// Frames jumped over by idle skipping (counted in the report's `frames` all the same).
+    public private(set) var framesSkipped = 0
 
     // Report state.
     var violations: [ReplayReport.Violation] = []
@@ -140,7 +144,7 @@ public final class ReplaySession {
     /// Runs the whole trace and returns the report (and the timeline CSV when asked).
     /// - Throws: errors of the backend other than simulated faults (a broken store stops the replay).
     public func run() throws -> ReplayResult {
-        while try advanceFrame() {}
+        while try advanceFrame(skippingIdle: options.skipsIdleFrames) {}
         return result
     }
 
@@ -149,6 +153,12 @@ public final class ReplaySession {
     /// the wall clock (the load tester) step it with this and read ``nextFrameTime``.
     /// - Throws: errors of the backend other than simulated faults.
     public func advanceFrame() throws -> Bool {
+        try advanceFrame(skippingIdle: false)
+    }
+
+    /// One frame; with `skippingIdle`, then also every following frame that would repeat it
+    /// (see ``skipIdleFrames(after:)``).
+    func advanceFrame(skippingIdle: Bool) throws -> Bool {
         guard !finished else { return false }
         let events = trace.events
         if frame == 0 { process(controller.start(now: 0)) }
@@ -156,12 +166,14 @@ public final class ReplaySession {
         now = Double(frame) * 1000 / trace.header.refreshRate
         layoutChangedThisFrame = false
         anchorShiftThisFrame = 0
-        try deliverDue()
+        let marks = (transitions: transitions.count, violations: violations.count, taps: taps.count, rows: rowBatches)
+        var quiet = try deliverDue() == 0
         while nextEvent < events.count, events[nextEvent].t <= now {
             let event = events[nextEvent]
             nextEvent += 1
             scroll.step(to: max(event.t, scroll.now))
             try apply(event)
+            quiet = false
         }
         scroll.step(to: now)
         invalidateForBounds()
@@ -171,7 +183,7 @@ public final class ReplaySession {
         // The virtualizer has just asked the layout what is visible: reuse that for the controller.
         reportViewport(fromVirtualizer: true)
         try issueRowFetches(update.rowFetches)
-        record(update)
+        let sample = record(update)
         frame += 1
         // After the last event: keep stepping while a fling, bounce or page load is still
         // under way, for at most `settleMs`.
@@ -179,7 +191,45 @@ public final class ReplaySession {
         if nextEvent >= events.count && now >= endOfInput {
             if !settling || now >= endOfInput + options.settleMs { finished = true }
         }
+        quiet = quiet && !layoutChangedThisFrame && anchorShiftThisFrame == 0 && update.cellsCreated == 0
+            && update.cellsReused == 0 && update.cellsRecycled == 0 && update.cellsDiscarded == 0
+            && update.enteredItemIDs.isEmpty && update.leftItemIDs.isEmpty && update.rowFetches.isEmpty
+            && update.cancelledFetchIDs.isEmpty && rowBatches == marks.rows && transitions.count == marks.transitions
+            && violations.count == marks.violations && taps.count == marks.taps && !scroll.isTracking
+            && !scroll.isDecelerating && controller.inFlightCount == 0 && rowFetchesInFlight == 0
+        if skippingIdle, !finished, quiet {
+            skipIdleFrames(after: sample)
+        } else {
+            quietSample = nil
+        }
         return !finished
+    }
+
+    /// Idle skipping. When two frames in a row did nothing (no event, no answer delivered, no
+    /// layout, cell, row or phase change, the scroll view at rest, no page or row load in flight)
+    /// and recorded the same sample but for its time, every frame up to the next trace event or
+    /// the next timer (a retry) would record that sample again: those frames are recorded at once
+    /// (``FrameMetrics/recordRepeated(_:frameIndices:)``, the same sums in the same order) and the
+    /// clock jumps to the frame that has something to do. The report, `frames` included, is the
+    /// one stepping gives; `ReplaySessionIdleSkipTests` compares the two on real traces.
+    private func skipIdleFrames(after sample: FrameSample) {
+        defer { quietSample = sample }
+        guard let previous = quietSample else { return }
+        var same = sample
+        same.t = previous.t
+        guard same == previous, nextEvent < trace.events.count else { return }
+        let rate = trace.header.refreshRate
+        let wake = min(trace.events[nextEvent].t, queue.nextTime ?? .infinity)
+        // The first frame k with k · 1000 / rate ≥ wake (times at most 24 h, so k fits easily).
+        var target = max(frame, Int((wake * rate / 1000).rounded(.up)))
+        while target > frame, Double(target - 1) * 1000 / rate >= wake { target -= 1 }
+        while Double(target) * 1000 / rate < wake { target += 1 }
+        guard target > frame else { return }
+        metrics.recordRepeated(sample, frameIndices: frame..<target)
+        framesSkipped += target - frame
+        now = Double(target - 1) * 1000 / rate
+        scroll.step(to: now)
+        frame = target
     }
 
     /// Virtual time of the next frame, ms.
@@ -187,7 +237,7 @@ public final class ReplaySession {
 
     /// The report so far (complete once ``advanceFrame()`` returned `false`).
     public var result: ReplayResult {
-        ReplayResult(report: makeReport(frames: frame), timelineCSV: metrics.timelineCSV)
+        ReplayResult(report: makeReport(frames: frame), timeline: metrics.timeline)
     }
 
     /// Whether the session still has something moving: a fling or bounce, a page load or a row fetch in flight.
@@ -199,17 +249,26 @@ public final class ReplaySession {
 /// The outcome of ``ReplaySession/run()``.
 public struct ReplayResult: Sendable {
     public var report: ReplayReport
-    /// The `--timeline` CSV when ``ReplayOptions/keepTimeline`` was set.
-    public var timelineCSV: String?
+    /// The `--timeline` rows when ``ReplayOptions/keepTimeline`` was set (stream them with
+    /// ``ReplayTimeline/write(_:)``).
+    public var timeline: ReplayTimeline?
+    /// The `--timeline` CSV as one string when ``ReplayOptions/keepTimeline`` was set.
+    public var timelineCSV: String? { timeline?.csv }
 }
 
 /// A replay that cannot start.
 public enum ReplayError: Error, Equatable, CustomStringConvertible {
     case invalidOptions(String)
+    /// The trace's insert events ran out of item ids (the backend's largest id is `Int64.max`).
+    case idsExhausted
+    /// The caller asked the replay to stop (SIGINT, SIGTERM); nothing was written.
+    case interrupted
 
     public var description: String {
         switch self {
         case .invalidOptions(let reason): return "invalid replay options: \(reason)"
+        case .idsExhausted: return "item ids exhausted (the store's largest id is \(Int64.max))"
+        case .interrupted: return "interrupted"
         }
     }
 }

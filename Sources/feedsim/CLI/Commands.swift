@@ -16,4 +16,5 @@ let commands: [Command] = [
     benchLayoutCommand,
     benchReplayCommand,
     benchLoadCommand,
+    fuzzCommand,
 ]

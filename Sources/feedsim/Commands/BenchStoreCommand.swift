@@ -1,4 +1,5 @@
 import FeedStore
+import FeedSimBenchmarks
 import Foundation
 
 let benchStoreCommand = Command(
@@ -26,6 +27,7 @@ let benchStoreCommand = Command(
         var lines = [
             "bench store: \(report.items) items (preset mixed, seed 1), pages of \(report.pageSize), "
                 + "row batches of \(report.batchSize); ratio = ItemStore time ÷ raw C-API time (target ≤ \(StoreBenchmark.target))",
+            ProcessSettings.summary,
             row("measure", "ItemStore", "raw C API", "unit", "ratio"),
         ]
         for measure in report.measures {

@@ -7,7 +7,7 @@ let layoutCommand = Command(
     name: "layout",
     summary: "Lay out a feed and print the layout attributes of the elements in a rect.",
     usage: """
-        layout --kind KIND --count N --viewport WxH [--offset X,Y | --rect X,Y,W,H] [layout options] \
+        layout --layout KIND --count N --viewport WxH [--offset X,Y | --rect X,Y,W,H] [layout options] \
         [--sizes FILE | --db PATH [--feed NAME]] [--target-offset X,Y [--velocity VX,VY]] [--json] [--svg FILE]
         """,
     options: LayoutOptions.specs + [

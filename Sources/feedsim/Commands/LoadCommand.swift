@@ -1,7 +1,9 @@
 import FeedLoad
+import FeedModel
 import FeedReplay
 import FeedStore
 import Foundation
+import FeedResources
 
 let loadCommand = Command(
     name: "load",
@@ -57,7 +59,7 @@ let loadCommand = Command(
         let configuration = try LoadCommandSupport.configuration(arguments)
         let stop = StopSignal()
         stop.installInterruptHandler()
-        let runner = try LoadRunner(configuration: configuration, stop: stop)
+        let runner = try LoadRunner(configuration: configuration, stop: stop, openBackend: openSQLite)
         let report = LoadCommandSupport.runWithProgress(runner)
         if let failure = report.startFailure { throw CommandFailure(failure) }
         print(arguments.flag("--json") ? try report.json() : report.text, terminator: arguments.flag("--json") ? "\n" : "")
@@ -180,5 +182,20 @@ enum LoadCommandSupport {
         finished.signal()
         Thread.sleep(forTimeInterval: 0.01)
         return report
+    }
+}
+
+/// Opens the SQLite file (`--db`) and feed (`--feed`) a load names: the backend `feedsim load` hands over.
+/// - Throws: ``FeedLoad/LoadConfigurationError`` (field `db`) for a missing file, or one locked by
+///   another process past the busy timeout; the store's errors otherwise.
+func openSQLite(_ configuration: LoadConfiguration) throws -> any FeedBackendConnector {
+    try configuration.checkDatabaseFile()
+    do {
+        return try SQLiteConnector(path: configuration.path, feedName: configuration.feedName)
+    } catch let error as SQLiteError where error.isBusy {
+        throw LoadConfigurationError(
+            field: "db",
+            reason: "\(configuration.path) is locked by another process (still busy after "
+                + "\(ItemStore.busyTimeoutMilliseconds / 1000) s): no session could read it")
     }
 }

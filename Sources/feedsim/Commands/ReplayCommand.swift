@@ -1,5 +1,6 @@
 import FeedLayout
 import FeedReplay
+import FeedResources
 import FeedStore
 import Foundation
 
@@ -16,7 +17,7 @@ let replayCommand = Command(
         """,
     options: [
         OptionSpec("--db", "PATH", accepts: .path, help: "SQLite database made by `feedsim seed` or `feedsim import`."),
-        OptionSpec("--trace", "FILE", accepts: .path, help: "The scroll trace to replay."),
+        OptionSpec("--trace", "FILE", accepts: .path, help: "The scroll trace to replay (at most 24 h: later events are refused)."),
         OptionSpec(
             "--trace-format", .value, "F",
             help: "jsonl (canonical, default) | evemu | chrome | touch-csv | rrweb: imported on the fly."),
@@ -69,8 +70,8 @@ func writeReplayOutputs(_ result: ReplayResult, arguments: ParsedArguments) thro
     if let reportPath = arguments.value("--report") {
         try writeOutput(json, to: reportPath, option: "--report")
     }
-    if let timelinePath = arguments.value("--timeline"), let csv = result.timelineCSV {
-        try writeOutput(Data(csv.utf8), to: timelinePath, option: "--timeline")
+    if let timelinePath = arguments.value("--timeline"), let timeline = result.timeline {
+        try writeOutput(to: timelinePath, option: "--timeline") { writer in try timeline.write { try writer.write($0) } }
     }
     if arguments.flag("--json") {
         FileHandle.standardOutput.write(json + Data("\n".utf8))

@@ -1,5 +1,6 @@
 import FeedStore
 import Foundation
+import FeedResources
 
 let seedCommand = Command(
     name: "seed",

@@ -1,15 +1,16 @@
 import FeedLayout
+import FeedModel
 import FeedReplay
 import Foundation
 
 /// `feedsim trace import`: converts a recording to the canonical JSON Lines trace.
 let traceImportCommand = Command(
     name: "trace import",
-    summary: "Convert a recorded session (evemu, chrome, touch-csv, rrweb) to a FeedSim trace (JSON Lines).",
+    summary: "Convert a recorded session (evemu, chrome, touch-csv, rrweb; at most 24 h long) to a FeedSim trace (JSON Lines).",
     usage: "trace import --from FORMAT FILE [-o OUT] [--viewport WxH] [--screen-scale S] [--refresh-rate HZ] [format options]",
     options: [
         OptionSpec("--from", .value, "FORMAT", help: "Input format: " + TraceFormat.allCases.map(\.rawValue).joined(separator: ", ") + "."),
-        OptionSpec("-o", "OUT", accepts: .path, help: "Write the trace here (atomically) instead of to stdout."),
+        OptionSpec("-o", "OUT", accepts: .path, help: "Write the trace here (atomically, via .OUT.feedsim-tmp) instead of to stdout."),
     ] + TraceImportParsing.specs,
     positionals: 1...1,
     run: { args in
@@ -99,8 +100,13 @@ enum TraceImportParsing {
 private func axisRange(_ args: ParsedArguments, _ name: String) throws -> EvemuRecording.AxisRange? {
     guard let text = args.value(name) else { return nil }
     let parts = text.split(separator: ":", omittingEmptySubsequences: false)
-    guard parts.count == 2, let low = Int(parts[0]), let high = Int(parts[1]), high > low else {
-        throw CommandFailure("\(name): expected MIN:MAX integers with MIN < MAX, got '\(text)'")
+    let limits = EvemuRecording.AxisRange.limits
+    guard parts.count == 2, let low = Int(parts[0]), let high = Int(parts[1]), high > low, limits.contains(low),
+        limits.contains(high)
+    else {
+        throw UsageError(
+            "\(name): expected MIN:MAX integers with MIN < MAX within \(limits.lowerBound)...\(limits.upperBound) "
+                + "(the kernel's 32-bit axis values), got '\(text)'")
     }
     return EvemuRecording.AxisRange(minimum: low, maximum: high)
 }
@@ -111,11 +117,7 @@ func emit(_ trace: Trace, to path: String?) throws {
         FileHandle.standardOutput.write(Data(trace.jsonLines().utf8))
         return
     }
-    do {
-        try writeOutput(Data(trace.jsonLines().utf8), to: path, option: "-o")
-    } catch {
-        throw CommandFailure("cannot write \(path): \(error.localizedDescription)")
-    }
+    try writeOutput(to: path, option: "-o") { writer in try trace.writeJSONLines { try writer.write($0) } }
     let seconds = String(format: "%.3f", trace.durationMilliseconds / 1000)
     print("\(path): \(trace.events.count) events, \(seconds) s, source \(trace.header.source)")
 }
