@@ -3,8 +3,8 @@ import Synchronization
 
 /// The pre-existing rows the writers updated or deleted, each as it was before its first change,
 /// shared by the writers of one pool: so the pool can put the feed back as it was when the run
-/// ends (unless `--keep-writes`). The first writer to change a row records it (writers change rows
-/// inside `BEGIN IMMEDIATE` transactions, one at a time), later changes keep that first record.
+/// ends (unless `--keep-writes`). The first writer to change a row records it before changing it;
+/// a later reader of the row (after that change) finds it recorded, so the first record stays.
 final class RestoreJournal: Sendable {
     private let rows = Mutex<[Int64: NewItem]>([:])
 
