@@ -15,6 +15,8 @@ let package = Package(
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]
         ),
+        .systemLibrary(name: "FeedSimCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        .systemLibrary(name: "FeedSimHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
         // glibc's mallopt, for the load tester (header only, nothing to link).
         .systemLibrary(name: "FeedSimLibc"),
         .target(name: "FeedModel"),
@@ -26,6 +28,7 @@ let package = Package(
         // override directory the executable names.
         .target(name: "FeedResources", dependencies: ["FeedModel"], plugins: ["EmbedResources"]),
         .target(name: "FeedStore", dependencies: ["FeedModel", "FeedResources", "FeedSimSQLite"]),
+        .target(name: "FeedHTTP", dependencies: ["FeedModel", "FeedSimCurl", "FeedSimHTTPD"]),
         .target(name: "FeedLayout"),
         .target(name: "FeedEngine", dependencies: ["FeedModel", "FeedLayout"]),
         .target(name: "FeedReplay", dependencies: ["FeedEngine", "FeedModel", "FeedResources"]),
@@ -43,7 +46,7 @@ let package = Package(
             name: "feedsim",
             dependencies: [
                 "FeedModel", "FeedResources", "FeedStore", "FeedLayout", "FeedEngine", "FeedReplay", "FeedLoad",
-                "FeedSimBenchmarks", "FeedFuzz",
+                "FeedSimBenchmarks", "FeedFuzz", "FeedHTTP",
             ]
         ),
         // Locates the package's files and the real data outside it, for the tests only.
@@ -65,7 +68,10 @@ let package = Package(
         .testTarget(
             name: "FeedFuzzTests",
             dependencies: ["FeedFuzz", "FeedResources", "FeedReplay", "FeedStore", "FeedModel", "FeedSimTestSupport"]),
-        .testTarget(name: "feedsimTests", dependencies: ["feedsim", "FeedStore", "FeedSimTestSupport"]),
+        .testTarget(name: "FeedHTTPTests", dependencies: ["FeedHTTP", "FeedModel", "FeedStore", "FeedSimTestSupport"]),
+        .testTarget(
+            name: "feedsimTests",
+            dependencies: ["feedsim", "FeedStore", "FeedLayout", "FeedReplay", "FeedHTTP", "FeedSimTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

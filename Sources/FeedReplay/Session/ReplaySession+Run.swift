@@ -33,7 +33,9 @@ extension ReplaySession {
         let session = try ReplaySession(
             trace: trace, layout: try layout.makeLayout(), layoutDescription: layout.summary, backend: store,
             options: options, axis: layout.scrollAxis)
-        while try session.advanceFrame() {
+        // Idle stretches are jumped over (``ReplayOptions/skipsIdleFrames``; the report is the same),
+        // so a trace that rests for hours replays in moments.
+        while try session.advanceFrame(skippingIdle: options.skipsIdleFrames) {
             if shouldStop() { throw ReplayError.interrupted }
         }
         if keepInserts {

@@ -11,10 +11,12 @@ let commands: [Command] = [
     importCommand,
     pageCommand,
     statsCommand,
+    serveCommand,
     layoutCommand,
     benchStoreCommand,
     benchLayoutCommand,
     benchReplayCommand,
     benchLoadCommand,
     fuzzCommand,
+    benchHTTPCommand,
 ]

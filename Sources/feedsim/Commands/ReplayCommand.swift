@@ -9,9 +9,9 @@ let replayCommand = Command(
     name: "replay",
     summary: "Replay a scroll trace against a feed on a virtual clock and report what a person would have seen.",
     usage: """
-        replay --db PATH --trace FILE [--trace-format F] [--feed NAME] [--kind K and layout options]
-                      [--ranges PRESET] [--page-size N] [--prefetch D] [--scroll P] [--pull-threshold PT]
-                      [--latency M] [--faults F] [--seed S]
+        replay --db PATH | --source URL [--convention C] --trace FILE [--trace-format F] [--feed NAME]
+                      [--kind K and layout options] [--ranges PRESET] [--page-size N] [--prefetch D] [--scroll P]
+                      [--pull-threshold PT] [--latency M] [--faults F] [--seed S]
                       [--viewport WxH] [--refresh-rate HZ] [importer options: --px-per-pt K ...]
                       [--json | --report FILE] [--timeline FILE]
         """,
@@ -29,11 +29,11 @@ let replayCommand = Command(
         OptionSpec("--json", .flag, help: "Print the JSON report on stdout instead of the summary."),
         OptionSpec("--report", "FILE", accepts: .path, help: "Also write the JSON report to FILE."),
         OptionSpec("--timeline", "FILE", accepts: .path, help: "Write one CSV row per frame to FILE."),
-    ] + LayoutOptions.specs + ReplayOptionsParsing.specs + TraceImportParsing.specs,
+    ] + SourceOptions.specs + LayoutOptions.specs + ReplayOptionsParsing.specs + TraceImportParsing.specs,
     run: { arguments in
         Interruption.shared.install()  // first: a signal during the trace's parse still stops the replay
-        let dbPath = try arguments.required("--db")
         let tracePath = try arguments.required("--trace")
+        if arguments.value("--source") == nil { _ = try arguments.required("--db") }
         if !arguments.positionals.isEmpty { throw UsageError("unexpected argument '\(arguments.positionals[0])'") }
         var options = try ReplayOptionsParsing.options(from: arguments)
         options.keepTimeline = arguments.value("--timeline") != nil
@@ -45,8 +45,17 @@ let replayCommand = Command(
         options.traceNotes = imported.guesses
         let trace = imported.trace
         let keepInserts = arguments.flag("--keep-inserts")
-        let store = try openExistingStore(path: dbPath, writes: keepInserts && ReplaySession.writes(trace))
         let preset = try Preset.named(arguments.value("--insert-preset") ?? "mixed")
+        if let http = try SourceOptions.backend(arguments, feed: arguments.value("--feed") ?? "home") {
+            let result = try ReplaySession.run(
+                trace: trace, backend: http, layout: layout, options: options, insertPreset: preset,
+                keepInserts: keepInserts, shouldStop: Interruption.shared.shouldStop)
+            try writeReplayOutputs(result, arguments: arguments)
+            printError(SourceOptions.auditText(http))
+            return result.report.violations.isEmpty && http.audit.problemCount == 0 ? 0 : 2
+        }
+        let dbPath = try arguments.required("--db")
+        let store = try openExistingStore(path: dbPath, writes: keepInserts && ReplaySession.writes(trace))
         let result = try ReplaySession.run(
             trace: trace, store: store, feed: arguments.value("--feed") ?? "home", layout: layout, options: options,
             insertPreset: preset, keepInserts: keepInserts, shouldStop: Interruption.shared.shouldStop)
