@@ -10,11 +10,34 @@ import Foundation
 /// exponential, `-ln(1 - u) · 3 600 000 / rate` milliseconds (inverse-transform sampling).
 /// Several items can share a millisecond; the store breaks ties by id.
 ///
+/// Ads: the first ad comes after a gap drawn uniformly from `every − jitter ... every + jitter`
+/// items, each next one after another such gap (``Preset/AdSpec``).
+///
+/// Text: titles from the preset's ``Preset/TitleGrammar`` (or, for older presets, words from
+/// `title_words`); the author drawn uniformly; the payload a JSON object with sorted keys:
+///
+/// ```json
+/// {"body_length":311,"comments":4,"image":"https://img.example/3f2a…/390x488.jpg","likes":17,"seq":1}
+/// ```
+///
+/// (`image` only for kinds that show one; see ``Preset/PayloadSpec``). Sizes and arrival times,
+/// ad slots and text each draw from their own stream of the seed, so a preset's sizes do not
+/// change when its vocabulary does.
+///
 /// The replay harness inserts "n new items at the head at time t" with
 /// ``items(count:notBefore:)``.
 public struct ItemGenerator: Sendable {
     public let preset: Preset
+    /// Arrival gaps, kinds and sizes.
     private var random: SplitMix64
+    /// Ad gaps.
+    private var adRandom: SplitMix64
+    /// Titles, authors and payloads.
+    private var textRandom: SplitMix64
+    /// The `generated` count at which the next ad comes.
+    private var nextAd: Int
+    private let templates: [TitleTemplate]
+    private let payload: ResolvedPayload
     /// The arrival clock, Unix milliseconds (fractional; `published_at` is its floor).
     private var clock: Double
     /// Items generated so far.
@@ -30,9 +53,25 @@ public struct ItemGenerator: Sendable {
     public init(preset: Preset, seed: UInt64, start: Int64 = ItemGenerator.defaultStart) {
         self.preset = preset
         self.random = SplitMix64(seed: seed)
+        // Independent streams: each seeded with an output of a SplitMix64 over the seed and a
+        // per-stream constant, so no stream is another's shifted by a few draws.
+        var streams = SplitMix64(seed: seed ^ 0x7465_7874_6164_7331)
+        self.adRandom = SplitMix64(seed: streams.next())
+        self.textRandom = SplitMix64(seed: streams.next())
         self.clock = Double(start)
         self.kindWeights = preset.kinds.map(\.weight)
         self.ratioWeights = preset.kinds.map { $0.aspectRatios?.map(\.weight) ?? [] }
+        self.templates = preset.titleGrammar?.templates.compactMap(TitleTemplate.init) ?? []
+        self.payload = ResolvedPayload(preset)
+        self.nextAd = 0
+        self.nextAd = adGap()
+    }
+
+    /// Items from one ad to the next, uniform in `every − jitter ... every + jitter`; `Int.max` without ads.
+    private mutating func adGap() -> Int {
+        guard let ad = preset.ad else { return Int.max }
+        let jitter = ad.effectiveJitter
+        return ad.every - jitter + Int(adRandom.next() % UInt64(2 * jitter + 1))
     }
 
     /// The publication time of the last generated item (or the start), Unix milliseconds.
@@ -50,11 +89,12 @@ public struct ItemGenerator: Sendable {
         clock += gap
         generated += 1
         let publishedAt = Self.milliseconds(clock)
-        let payload = "{\"seq\":\(generated)}"
-        if let ad = preset.ad, generated % ad.every == 0 {
+        if let ad = preset.ad, generated == nextAd {
+            nextAd += adGap()
             return NewItem(
                 publishedAt: publishedAt, kind: ad.kind, width: ad.width, height: ad.height,
-                title: "Sponsored", author: "Sponsor", payload: payload)
+                title: "Sponsored", author: "Sponsor",
+                payload: payloadJSON(kind: ad.kind, width: ad.width, height: ad.height))
         }
         let kindIndex = pick(kindWeights)
         let spec = preset.kinds[kindIndex]
@@ -70,7 +110,14 @@ public struct ItemGenerator: Sendable {
         }
         return NewItem(
             publishedAt: publishedAt, kind: spec.kind, width: spec.width, height: height, title: title(),
-            author: preset.authors[Int(random.next() % UInt64(preset.authors.count))], payload: payload)
+            author: preset.authors[Int(textRandom.next() % UInt64(preset.authors.count))],
+            payload: payloadJSON(kind: spec.kind, width: spec.width, height: height))
+    }
+
+    /// A new title and payload for an existing item of `kind` and size (an edit: a load writer's
+    /// update), from the text stream; the payload's `seq` is the count of items generated so far.
+    public mutating func edit(kind: String, width: Double, height: Double) -> (title: String, payload: String) {
+        (title(), payloadJSON(kind: kind, width: width, height: height))
     }
 
     /// `count` new items, all published at or after `time` (Unix ms) when given: the clock first
@@ -92,17 +139,75 @@ public struct ItemGenerator: Sendable {
 
     /// A standard normal draw (Box–Muller transform, one of the pair).
     private mutating func normal() -> Double {
+        Self.normal(&random)
+    }
+
+    private static func normal(_ random: inout SplitMix64) -> Double {
         let u1 = 1 - random.nextUnit()  // (0, 1]: log is finite
         let u2 = random.nextUnit()
         return (-2 * log(u1)).squareRoot() * cos(2 * Double.pi * u2)
     }
 
+    /// A draw of `counts`: `round(median · e^(sigma · z))`, clamped.
+    private mutating func count(_ counts: Preset.CountDistribution) -> Int {
+        let value = (counts.median * exp(counts.sigma * Self.normal(&textRandom))).rounded()
+        guard value.isFinite, value < Double(counts.max) else { return counts.max }
+        return Swift.max(counts.min, Int(value))
+    }
+
+    /// The payload JSON of an item (keys sorted; see the type's discussion).
+    private mutating func payloadJSON(kind: String, width: Double, height: Double) -> String {
+        let key = String(textRandom.next(), radix: 16)
+        let padded = String(repeating: "0", count: 16 - key.count) + key
+        let bodyLength = count(payload.bodyLength)
+        let comments = count(payload.comments)
+        let likes = count(payload.likes)
+        var json = "{\"body_length\":\(bodyLength),\"comments\":\(comments)"
+        if payload.imageKinds.contains(kind) {
+            let url = payload.imageURL.replacingOccurrences(of: "{key}", with: padded)
+                .replacingOccurrences(of: "{w}", with: String(Int(width.rounded())))
+                .replacingOccurrences(of: "{h}", with: String(Int(height.rounded())))
+            json += ",\"image\":" + Self.jsonString(url)
+        }
+        json += ",\"likes\":\(likes),\"seq\":\(generated)}"
+        return json
+    }
+
+    /// `text` as a JSON string literal (RFC 8259 §7: quote, backslash and control characters escaped).
+    static func jsonString(_ text: String) -> String {
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case _ where scalar.value < 0x20: out += String(format: "\\u%04x", scalar.value)
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out + "\""
+    }
+
     private mutating func title() -> String {
-        let range = preset.titleLength
-        let count = range.min + Int(random.next() % UInt64(range.max - range.min + 1))
+        if !templates.isEmpty, let words = preset.titleGrammar?.words {
+            var text = ""
+            for part in templates[Int(textRandom.next() % UInt64(templates.count))].parts {
+                switch part {
+                case .literal(let literal):
+                    text += literal
+                case .slot(let name, let capitalized):
+                    let choices = words[name] ?? [name]
+                    let word = choices[Int(textRandom.next() % UInt64(choices.count))]
+                    text += capitalized ? word.prefix(1).uppercased() + word.dropFirst() : word
+                }
+            }
+            return text
+        }
+        let titleWords = preset.titleWords ?? ["item"]
+        let range = preset.titleLength ?? Preset.CountRange(min: 1, max: 1)
+        let count = range.min + Int(textRandom.next() % UInt64(range.max - range.min + 1))
         var text = ""
         for index in 0..<count {
-            let word = preset.titleWords[Int(random.next() % UInt64(preset.titleWords.count))]
+            let word = titleWords[Int(textRandom.next() % UInt64(titleWords.count))]
             if index == 0 {
                 text += word.prefix(1).uppercased() + word.dropFirst()
             } else {
@@ -110,5 +215,26 @@ public struct ItemGenerator: Sendable {
             }
         }
         return text
+    }
+}
+
+/// A preset's ``Preset/PayloadSpec`` with ``Preset/defaultPayload`` filling what it leaves out.
+struct ResolvedPayload: Sendable {
+    let imageURL: String
+    let imageKinds: Set<String>
+    let bodyLength: Preset.CountDistribution
+    let likes: Preset.CountDistribution
+    let comments: Preset.CountDistribution
+
+    init(_ preset: Preset) {
+        let spec = preset.payload ?? Preset.PayloadSpec()
+        let defaults = Preset.defaultPayload
+        imageURL = spec.imageURL ?? defaults.imageURL!
+        imageKinds = Set(
+            spec.imageKinds
+                ?? (preset.kinds.filter { $0.aspectRatios != nil }.map(\.kind) + (preset.ad.map { [$0.kind] } ?? [])))
+        bodyLength = spec.bodyLength ?? defaults.bodyLength!
+        likes = spec.likes ?? defaults.likes!
+        comments = spec.comments ?? defaults.comments!
     }
 }

@@ -46,7 +46,10 @@ public struct Preset: Hashable, Sendable, Codable {
         }
     }
 
-    /// An ad slot: every `every`-th generated item is an ad of this kind and fixed size.
+    /// Ad slots: on average every `every`-th generated item is an ad of this kind and fixed size.
+    /// The gap from one ad to the next (and from the start to the first) is drawn uniformly from
+    /// `every − jitter ... every + jitter` items, so the mean spacing is `every` and no two ads are
+    /// closer than `every − jitter` (a feed does not place ads on a metronome).
     public struct AdSpec: Hashable, Sendable, Codable {
         public var every: Int
         public var kind: String
@@ -54,7 +57,76 @@ public struct Preset: Hashable, Sendable, Codable {
         public var width: Double
         /// Points.
         public var height: Double
+        /// Items either side of `every`; `nil`: `every / 4` (12 → gaps of 9 ... 15). 0 places an ad
+        /// on exactly every `every`-th item.
+        public var jitter: Int?
+
+        /// The jitter in force.
+        public var effectiveJitter: Int { jitter ?? every / 4 }
     }
+
+    /// Titles from a small grammar: a template is drawn uniformly, and each `{slot}` in it is
+    /// replaced by a word drawn uniformly from `words[slot]`; a slot written `{Slot}` (first letter
+    /// upper case) takes the word with its first letter upper-cased. Example: the template
+    /// `"{Adjective} {noun} in {place}"` with `words` `adjective: [quiet]`, `noun: [harbor]`,
+    /// `place: [Lisbon]` gives `"Quiet harbor in Lisbon"`.
+    public struct TitleGrammar: Hashable, Sendable, Codable {
+        public var templates: [String]
+        /// Slot name (lower case) → words.
+        public var words: [String: [String]]
+    }
+
+    /// A count drawn from a log-normal distribution, rounded and clamped:
+    /// `round(median · e^(sigma · z))`, z ~ N(0, 1), within `min ... max`. Heavy-tailed, as like
+    /// and comment counts and body lengths are; the median of the draws is `median`.
+    public struct CountDistribution: Hashable, Sendable, Codable {
+        public var median: Double
+        public var sigma: Double
+        public var min: Int
+        public var max: Int
+    }
+
+    /// What each item's `payload` JSON carries (see ``ItemGenerator``): an image URL for kinds
+    /// that show an image, built from `image_url` with `{key}` (the item's media key: 16 hex
+    /// digits from the seed; the row id is not known until the store assigns it), `{w}` and `{h}`
+    /// (the item's intrinsic size in whole points); a body length in characters; like and comment
+    /// counts. Every field is optional; ``defaultPayload`` fills the rest.
+    public struct PayloadSpec: Hashable, Sendable, Codable {
+        public var imageURL: String?
+        /// Kinds whose payload has an image; `nil`: the kinds sized by aspect ratio, and the ad kind.
+        public var imageKinds: [String]?
+        /// Characters.
+        public var bodyLength: CountDistribution?
+        public var likes: CountDistribution?
+        public var comments: CountDistribution?
+
+        public init(
+            imageURL: String? = nil, imageKinds: [String]? = nil, bodyLength: CountDistribution? = nil,
+            likes: CountDistribution? = nil, comments: CountDistribution? = nil
+        ) {
+            self.imageURL = imageURL
+            self.imageKinds = imageKinds
+            self.bodyLength = bodyLength
+            self.likes = likes
+            self.comments = comments
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case likes, comments
+            case imageURL = "image_url"
+            case imageKinds = "image_kinds"
+            case bodyLength = "body_length"
+        }
+    }
+
+    /// Payload fields a preset does not give: `https://img.example/{key}/{w}x{h}.jpg`; body length
+    /// median 240 characters (σ 0.8, 0 ... 4 000); likes median 12 (σ 1.5, 0 ... 1 000 000); comments
+    /// median 2 (σ 1.2, 0 ... 100 000).
+    public static let defaultPayload = PayloadSpec(
+        imageURL: "https://img.example/{key}/{w}x{h}.jpg",
+        bodyLength: CountDistribution(median: 240, sigma: 0.8, min: 0, max: 4_000),
+        likes: CountDistribution(median: 12, sigma: 1.5, min: 0, max: 1_000_000),
+        comments: CountDistribution(median: 2, sigma: 1.2, min: 0, max: 100_000))
 
     /// Inclusive bounds of a count (words per title).
     public struct CountRange: Hashable, Sendable, Codable {
@@ -68,12 +140,17 @@ public struct Preset: Hashable, Sendable, Codable {
     public var kinds: [KindSpec]
     public var ad: AdSpec?
     public var authors: [String]
-    public var titleWords: [String]
-    public var titleLength: CountRange
+    /// Titles from a grammar (preferred); without one, `title_words` drawn at random.
+    public var titleGrammar: TitleGrammar?
+    /// Older presets' titles: `title_length` words drawn from `title_words` (word salad).
+    public var titleWords: [String]?
+    public var titleLength: CountRange?
+    public var payload: PayloadSpec?
 
     enum CodingKeys: String, CodingKey {
-        case name, kinds, ad, authors
+        case name, kinds, ad, authors, payload
         case itemsPerHour = "items_per_hour"
+        case titleGrammar = "title_grammar"
         case titleWords = "title_words"
         case titleLength = "title_length"
     }
@@ -199,15 +276,48 @@ extension Preset {
         }
         if let ad {
             guard ad.every >= 2 else { throw fail("ad.every", "must be ≥ 2") }
+            if let jitter = ad.jitter {
+                guard jitter >= 0, jitter <= ad.every - 2 else {
+                    throw fail("ad.jitter", "must be 0 ... every − 2 (\(ad.every - 2)), so ads are never adjacent")
+                }
+            }
             guard !ad.kind.isEmpty else { throw fail("ad.kind", "must not be empty") }
             guard ad.width > 0, ad.height > 0, ad.width.isFinite, ad.height.isFinite else {
                 throw fail("ad", "width and height must be > 0 points")
             }
         }
         guard !authors.isEmpty else { throw fail("authors", "needs at least one author") }
-        guard !titleWords.isEmpty else { throw fail("title_words", "needs at least one word") }
-        guard titleLength.min >= 1, titleLength.min <= titleLength.max else {
-            throw fail("title_length", "needs 1 ≤ min ≤ max")
+        if let grammar = titleGrammar {
+            guard !grammar.templates.isEmpty else { throw fail("title_grammar.templates", "needs at least one template") }
+            for (index, template) in grammar.templates.enumerated() {
+                let at = "title_grammar.templates[\(index)]"
+                guard let parts = TitleTemplate(template) else {
+                    throw fail(at, "a '{' without its '}' (slots are written {name})")
+                }
+                for slot in parts.slots {
+                    guard let words = grammar.words[slot], !words.isEmpty else {
+                        throw fail(at, "slot '{\(slot)}' has no words in title_grammar.words.\(slot)")
+                    }
+                }
+            }
+        } else {
+            guard let titleWords, !titleWords.isEmpty else {
+                throw fail("title_grammar", "needs a title grammar (or title_words with title_length)")
+            }
+            guard let titleLength, titleLength.min >= 1, titleLength.min <= titleLength.max else {
+                throw fail("title_length", "needs 1 ≤ min ≤ max")
+            }
+        }
+        if let payload {
+            if let url = payload.imageURL, url.isEmpty { throw fail("payload.image_url", "must not be empty") }
+            for (name, counts) in [("body_length", payload.bodyLength), ("likes", payload.likes), ("comments", payload.comments)] {
+                guard let counts else { continue }
+                guard counts.median > 0, counts.median.isFinite else { throw fail("payload.\(name).median", "must be > 0") }
+                guard counts.sigma >= 0, counts.sigma.isFinite else { throw fail("payload.\(name).sigma", "must be ≥ 0") }
+                guard counts.min >= 0, counts.min <= counts.max else {
+                    throw fail("payload.\(name)", "needs 0 ≤ min ≤ max")
+                }
+            }
         }
     }
 }

@@ -50,13 +50,16 @@ import FeedSimTestSupport
         #expect(zip(items, items.dropFirst()).allSatisfy { $0.publishedAt <= $1.publishedAt })
     }
 
-    @Test func newsPlacesAnAdEveryEighthItemAndKeepsHeightsInRange() throws {
+    @Test func newsPlacesAnAdAboutEveryEighthItemAndKeepsHeightsInRange() throws {
         let preset = try Preset.named("news")
         var generator = ItemGenerator(preset: preset, seed: 3)
         let items = generator.items(count: 800)
-        // ad.every = 8: items 8, 16, ..., 800 (1-based) are ads: 800 / 8 = 100.
+        // ad.every = 8, jitter 2 (issue 12: ads no longer fall on exactly every 8th item, so this
+        // test's former figure, ads at 8, 16, ..., 800, is gone): each gap is 6...10 items, so
+        // 800 items hold 800 / 10 = 80 to 800 / 6 ≈ 133 ads (the statistics: ItemGeneratorTests).
         let adPositions = items.indices.filter { items[$0].kind == "ad" }.map { $0 + 1 }
-        #expect(adPositions == Array(stride(from: 8, through: 800, by: 8)))
+        #expect(zip([0] + adPositions, adPositions).allSatisfy { (6...10).contains($1 - $0) })
+        #expect((80...134).contains(adPositions.count))
         for item in items where item.kind != "ad" {
             let spec = try #require(preset.kinds.first { $0.kind == item.kind }?.height)
             #expect(item.height >= spec.min && item.height <= spec.max && item.width == 390)

@@ -10,7 +10,7 @@ public enum QueryKind: String, CaseIterable, Hashable, Sendable, Codable {
     case offset
     /// Full rows by id for the items on screen.
     case rows
-    /// A writer's insert transaction (`BEGIN IMMEDIATE` … `COMMIT`).
+    /// A writer's write transaction (`BEGIN IMMEDIATE` … `COMMIT`: its inserts, updates and deletes).
     case insert
 }
 
@@ -59,7 +59,11 @@ public struct LoadMetrics: Sendable {
     public var cpuNanoseconds: UInt64 = 0
     /// Items inserted by writers (and traces' `insert` events).
     public var inserted = 0
-    /// Insert transactions committed by writers.
+    /// Items load writers updated (`--write-mix update=`): new title and payload.
+    public var updated = 0
+    /// Items load writers deleted during the run (`--write-mix delete=`; not the clean-up after it).
+    public var deleted = 0
+    /// Write transactions committed by writers (inserts, and the updates and deletes of a mix).
     public var insertTransactions = 0
     /// Times a writer found the database locked (`SQLITE_BUSY`) and waited before retrying.
     public var busyWaits = 0
@@ -115,6 +119,8 @@ public struct LoadMetrics: Sendable {
         cpuNanoseconds += other.cpuNanoseconds
         inserted += other.inserted
         insertTransactions += other.insertTransactions
+        updated += other.updated
+        deleted += other.deleted
         busyWaits += other.busyWaits
         for (code, count) in other.errors { errors[code, default: 0] += count }
         sessionsChecked += other.sessionsChecked

@@ -22,7 +22,9 @@ extension LoadReport {
         lines.append(
             "replay: \(frames) frames, \(Self.fixed(replaySeconds * 1e3, 1)) ms in frames, of which "
                 + "\(Self.fixed(querySeconds * 1e3, 1)) ms in queries")
-        lines.append("writes: \(inserted) items in \(insertTransactions) transactions, \(busyWaits) busy waits")
+        lines.append(
+            "writes: \(inserted) items inserted, \(updated) updated, \(deleted) deleted in \(insertTransactions) "
+                + "transactions (\(settings.writeMix)), \(busyWaits) busy waits")
         lines.append("latency (ms)      count       p50       p90       p99     p99.9       max")
         for kind in QueryKind.allCases {
             guard let l = latency[kind.rawValue] else { continue }

@@ -51,6 +51,8 @@ public struct LoadReport: Codable, Sendable {
         public var writers: Int
         public var writeRate: Double
         public var writeBatch: Int
+        /// The writers' `--write-mix` (`insert=1,update=0,delete=0` by default).
+        public var writeMix: String
         public var seed: UInt64
     }
 
@@ -74,7 +76,12 @@ public struct LoadReport: Codable, Sendable {
     /// Seconds the session worker threads ran on a core, over all workers: less than
     /// `workers × elapsedSeconds` when they waited for a core (a shared machine) or blocked.
     public var cpuSeconds: Double
+    /// Items the writers (and traces' `insert` events) inserted.
     public var inserted: Int
+    /// Items the writers updated (new title and payload) and deleted during the run (`--write-mix`).
+    public var updated: Int
+    public var deleted: Int
+    /// Write transactions the writers committed (inserts, updates and deletes).
     public var insertTransactions: Int
     public var busyWaits: Int
     /// Failed queries by SQLite result code name (`"other"` for the rest).
@@ -100,7 +107,7 @@ public struct LoadReport: Codable, Sendable {
             pageSize: configuration.pageSize, traces: configuration.traces.names, layout: configuration.layout.summary,
             durationSeconds: configuration.durationSeconds, workers: configuration.workers,
             writers: configuration.writers, writeRate: configuration.writers > 0 ? configuration.writeRate : 0,
-            writeBatch: configuration.writeBatch, seed: configuration.seed)
+            writeBatch: configuration.writeBatch, writeMix: configuration.writeMix.description, seed: configuration.seed)
         let seconds = elapsed.seconds
         elapsedSeconds = seconds
         self.stoppedEarly = stoppedEarly
@@ -116,6 +123,8 @@ public struct LoadReport: Codable, Sendable {
         cpuSeconds = Self.round(Double(metrics.cpuNanoseconds) / 1e9, 6)
         inserted = metrics.inserted
         insertTransactions = metrics.insertTransactions
+        updated = metrics.updated
+        deleted = metrics.deleted
         busyWaits = metrics.busyWaits
         errors = metrics.errors
         var latency: [String: Latency] = [:]

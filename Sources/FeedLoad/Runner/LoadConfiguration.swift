@@ -38,6 +38,8 @@ public struct LoadConfiguration: Sendable {
     /// Keep the rows the writers inserted after the run (default: each writer deletes its own rows
     /// when it stops, so the database is as it was and the next run starts from the same feed).
     public var keepWrites = false
+    /// What each writer operation does, by weight (default inserts only; ``WriteMix``).
+    public var writeMix = WriteMix.insertOnly
     /// Seed of the writers and of synthesized traces (session k: `seed + k`).
     public var seed: UInt64
     /// Whether a consistency check may answer a span from the one its ground-truth connection read

@@ -80,7 +80,7 @@ public final class LoadRunner: Sendable {
             writers = WriterPool(
                 count: configuration.writers, ratePerSecond: configuration.writeRate, batch: configuration.writeBatch,
                 connector: connector, preset: preset,
-                seed: configuration.seed, keepWrites: configuration.keepWrites)
+                seed: configuration.seed, keepWrites: configuration.keepWrites, mix: configuration.writeMix)
         } else {
             writers = nil
         }

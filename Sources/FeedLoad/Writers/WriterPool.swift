@@ -3,10 +3,15 @@ import Foundation
 import Synchronization
 import FeedResources
 
-/// `count` writer threads inserting at the head of a feed at `ratePerSecond` items per second in
-/// total, each on its own connection, until stopped. Writer k inserts one batch every
-/// `count × batch / ratePerSecond` seconds on a fixed schedule (a late batch does not move later
-/// ones), so the rate holds whatever the lock waits.
+/// `count` writer threads writing to a feed at `ratePerSecond` operations per second in total
+/// (inserts at the head, updates and deletes as the ``WriteMix`` says), each on its own connection
+/// and with its own seeded stream (``writerSeed(base:writer:)``), until stopped. Writer k runs one
+/// batch every `count × batch / ratePerSecond` seconds on a fixed schedule (a late batch does not
+/// move later ones), so the rate holds whatever the lock waits.
+///
+/// When they stop, unless ``keepWrites``: each writer deletes the items it inserted that are still
+/// there, and the pool puts back the pre-existing items the writers updated or deleted, as they
+/// were (``RestoreJournal``), so the feed is as it was before the run.
 public final class WriterPool: Sendable {
     public let count: Int
     public let ratePerSecond: Double
@@ -19,14 +24,20 @@ public final class WriterPool: Sendable {
     private let done = Atomic<Bool>(false)
     /// Whether the writers leave their rows in the database when they stop.
     public let keepWrites: Bool
+    public let mix: WriteMix
     private let removedCount = Atomic<Int>(0)
+    private let restoredCount = Atomic<Int>(0)
+    private let journal = RestoreJournal()
+    /// The store's largest id when ``start()`` ran: items up to it existed before the writers.
+    private let baselineMaxID = Atomic<Int64>(0)
 
     /// - Precondition: `count` ≥ 1, `ratePerSecond` > 0, `batch` ≥ 1.
     public init(
         count: Int, ratePerSecond: Double, batch: Int = 1, connector: any FeedBackendConnector, preset: Preset,
-        seed: UInt64, keepWrites: Bool = false
+        seed: UInt64, keepWrites: Bool = false, mix: WriteMix = .insertOnly
     ) {
         self.keepWrites = keepWrites
+        self.mix = mix
         precondition(count >= 1 && ratePerSecond > 0 && batch >= 1, "writers need a count, a rate and a batch")
         self.count = count
         self.ratePerSecond = ratePerSecond
@@ -42,6 +53,13 @@ public final class WriterPool: Sendable {
     ///   started are stopped again (``stop()`` waits only for threads that run).
     @discardableResult
     public func start() -> String? {
+        if !mix.isInsertOnly {
+            do {
+                baselineMaxID.store(try connector.groundTruthReader(reuseUnchangedSpans: false).maxID(), ordering: .releasing)
+            } catch {
+                return "writers cannot read the largest item id: \(error)"
+            }
+        }
         let interval = Double(count * batch) / ratePerSecond
         for writer in 0..<count {
             group.enter()
@@ -61,15 +79,21 @@ public final class WriterPool: Sendable {
 
     private func run(_ writer: Int, interval: Double) {
         let clock = ContinuousClock()
-        let writerSeed = seed &+ UInt64(writer + 1) &* 0x9E37_79B9_7F4A_7C15
         let headWriter: HeadWriter
         do {
-            headWriter = HeadWriter(backend: try connector.connectWriter(), preset: preset, seed: writerSeed)
+            var largestID: (() throws -> Int64)?
+            if mix.delete > 0 {
+                let reader = try connector.groundTruthReader(reuseUnchangedSpans: false)
+                largestID = { try reader.maxID() }
+            }
+            headWriter = HeadWriter(
+                backend: try connector.connectWriter(), preset: preset, seed: Self.writerSeed(base: seed, writer: writer),
+                mix: mix, largestID: largestID, baselineMaxID: baselineMaxID.load(ordering: .acquiring),
+                journal: keepWrites ? nil : journal)
         } catch {
             boxes[writer].metrics.withLock { $0.recordError(error) }
             return
         }
-        var written: [Int64] = []
         // Stagger the writers evenly across one interval.
         var due = clock.now.advanced(by: .seconds(interval * Double(writer) / Double(count)))
         while !done.load(ordering: .acquiring) {
@@ -78,26 +102,59 @@ public final class WriterPool: Sendable {
                 Thread.sleep(forTimeInterval: min(wait.seconds, 0.01))
                 continue
             }
-            let ids = boxes[writer].metrics.withLock { headWriter.insertBatch(batch, into: &$0) }
-            if !keepWrites { written.append(contentsOf: ids) }
+            boxes[writer].metrics.withLock { _ = headWriter.writeBatch(batch, into: &$0) }
             due = due.advanced(by: .seconds(interval))
         }
         // Each writer removes its own rows before ``stop()`` returns (unless they are kept).
         guard !keepWrites else { return }
         do {
-            removedCount.add(try headWriter.delete(ids: written), ordering: .relaxed)
+            removedCount.add(try headWriter.deleteOwnRows(), ordering: .relaxed)
         } catch {
             boxes[writer].metrics.withLock { $0.recordError(error) }
         }
     }
 
+    /// Writer k's seed: the k-th output of a SplitMix64 seeded with `base`. Each writer's items and
+    /// choices come from a stream started there, so no two writers share a stream (seeds `base + k·γ`
+    /// would: SplitMix64 steps its state by γ, so writer k + 1 would replay writer k's draws one
+    /// step later).
+    public static func writerSeed(base: UInt64, writer: Int) -> UInt64 {
+        var seeds = SplitMix64(seed: base)
+        for _ in 0..<writer { _ = seeds.next() }
+        return seeds.next()
+    }
+
     /// Rows the writers deleted when they stopped (0 while running, or with ``keepWrites``).
     public var removed: Int { removedCount.load(ordering: .relaxed) }
 
-    /// Stops the writers and waits for them.
+    /// Pre-existing rows put back as they were when the writers stopped (updated or deleted ones).
+    public var restored: Int { restoredCount.load(ordering: .relaxed) }
+
+    /// Stops the writers and waits for them; then, unless ``keepWrites``, puts back the
+    /// pre-existing rows they changed (a failure is counted as an error).
     public func stop() {
-        done.store(true, ordering: .releasing)
+        guard !done.exchange(true, ordering: .acquiringAndReleasing) else {
+            group.wait()
+            return
+        }
         group.wait()
+        guard !keepWrites else { return }
+        let originals = journal.originals
+        guard !originals.isEmpty else { return }
+        do {
+            // Deleted ones come back with their ids; updated ones get their old text back.
+            let backend = try connector.connectWriter()
+            let ids = originals.compactMap(\.id)
+            let present = Set(try backend.rows(ids: ids).rows.map(\.id))
+            try backend.update(
+                originals.filter { present.contains($0.id!) }.map {
+                    ItemRow(id: $0.id!, title: $0.title, author: $0.author, payload: $0.payload)
+                })
+            try backend.insert(originals.filter { !present.contains($0.id!) })
+            restoredCount.add(originals.count, ordering: .relaxed)
+        } catch {
+            boxes[0].metrics.withLock { $0.recordError(error) }
+        }
     }
 
     /// The writers' metrics so far, merged.

@@ -41,8 +41,13 @@ let loadCommand = Command(
         OptionSpec("--write-rate", "R", accepts: .number(0.001...10_000_000), default: "10", help: "Items per second over all writers."),
         OptionSpec("--write-batch", "N", accepts: .integer(1...100_000), default: "1", help: "Items per BEGIN IMMEDIATE transaction."),
         OptionSpec(
+            "--write-mix", .value, "MIX",
+            help: "Writer operations by weight, e.g. insert=8,update=1,delete=1 (default insert only): updates give an "
+                + "item a new title and payload, deletes remove one; both pick the writer's own items, else the newest."),
+        OptionSpec(
             "--keep-writes", .flag,
-            help: "Keep the rows the writers inserted (default: each writer deletes its rows when the run ends)."),
+            help: "Keep what the writers wrote (default: when the run ends each writer deletes its rows and the items "
+                + "they updated or deleted are put back)."),
         OptionSpec(
             "--writer-preset", .value, "NAME",
             help: "Preset shaping written items, by writers and traces' insert events (default mixed)."),
@@ -115,7 +120,13 @@ enum LoadCommandSupport {
         guard let pagination = PaginationMode(rawValue: paginationText) else {
             throw CommandFailure("--pagination: expected keyset or offset, got '\(paginationText)'")
         }
-        return LoadConfiguration(
+        var writeMix = WriteMix.insertOnly
+        if let text = arguments.value("--write-mix") {
+            do { writeMix = try WriteMix(parsing: text) } catch {
+                throw UsageError("--write-mix: \(error)", showsUsage: false)
+            }
+        }
+        var configuration = LoadConfiguration(
             path: path, feedName: arguments.value("--feed") ?? "home", model: model, traces: traces,
             layout: layout,
             replay: replay, timeScale: timeScale, pagination: pagination,
@@ -127,6 +138,8 @@ enum LoadCommandSupport {
             writeBatch: try arguments.int("--write-batch") ?? 1,
             writerPreset: arguments.value("--writer-preset") ?? "mixed", seed: try ReplayOptionsParsing.seed(arguments),
             keepWrites: arguments.flag("--keep-writes"))
+        configuration.writeMix = writeMix
+        return configuration
     }
 
     /// `--trace FILE …` read once (any format), or `--model` / `--trace-duration` to synthesize.
