@@ -92,6 +92,9 @@ enum RawPageLoop {
             throw Failure(description: "cannot open \(path)")
         }
         defer { sqlite3_close_v2(db) }
+        // As the store's connections: a reader under WAL may meet SQLITE_BUSY while another
+        // connection opens or checkpoints the WAL; wait for it instead of failing the measure.
+        sqlite3_busy_timeout(db, 10_000)
         func prepare(_ sql: String) throws -> OpaquePointer {
             var statement: OpaquePointer?
             guard sqlite3_prepare_v2(db, sql, -1, &statement, nil) == SQLITE_OK, let statement else {

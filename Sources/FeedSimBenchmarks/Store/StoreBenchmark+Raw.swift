@@ -31,6 +31,7 @@ enum RawSQLite {
             sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX, nil), db,
             "open")
         guard let db else { throw Failure(description: "raw baseline: open returned no handle") }
+        sqlite3_busy_timeout(db, 10_000)  // as the store's connections: wait for a lock, don't fail
         try check(
             sqlite3_exec(
                 db, "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON", nil, nil, nil),
