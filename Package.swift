@@ -23,9 +23,10 @@ let package = Package(
         .target(name: "FeedEngine", dependencies: ["FeedModel", "FeedLayout"]),
         .target(name: "FeedReplay", dependencies: ["FeedEngine", "FeedStore"]),
         .target(name: "FeedLoad", dependencies: ["FeedReplay", "FeedStore", "FeedSimSQLite", "FeedSimLibc"]),
+        .target(name: "FeedReport", dependencies: ["FeedReplay", "FeedLoad", "FeedEngine", "FeedLayout", "FeedModel", "FeedStore"]),
         .executableTarget(
             name: "feedsim",
-            dependencies: ["FeedModel", "FeedStore", "FeedLayout", "FeedEngine", "FeedReplay", "FeedLoad"]
+            dependencies: ["FeedModel", "FeedStore", "FeedLayout", "FeedEngine", "FeedReplay", "FeedLoad", "FeedReport"]
         ),
         // Locates the package's files and the real data outside it, for the tests only.
         .target(name: "FeedSimTestSupport", path: "Tests/Support"),
@@ -35,6 +36,7 @@ let package = Package(
         .testTarget(name: "FeedEngineTests", dependencies: ["FeedEngine", "FeedStore", "FeedSimTestSupport"]),
         .testTarget(name: "FeedReplayTests", dependencies: ["FeedReplay", "FeedSimTestSupport"]),
         .testTarget(name: "FeedLoadTests", dependencies: ["FeedLoad", "FeedSimTestSupport"]),
+        .testTarget(name: "FeedReportTests", dependencies: ["FeedReport", "FeedSimTestSupport"]),
         .testTarget(name: "feedsimTests", dependencies: ["feedsim", "FeedStore", "FeedSimTestSupport"]),
     ],
     swiftLanguageModes: [.v6]

@@ -46,10 +46,15 @@ public enum FeedDemo {
     public static let photoCount = 50_000
 
     /// Runs the demo in a fresh temporary directory, removed afterwards.
-    /// - Parameter options: replay options (the demo's defaults come from ``defaultOptions``).
+    /// - Parameters:
+    ///   - options: replay options (the demo's defaults come from ``defaultOptions``).
+    ///   - recorder: called once per replay, in order, before it runs; the recorder it returns (if
+    ///     any) receives that replay's frames and requests (`feedsim demo --html`).
     /// - Returns: one ``Run`` per replay, in order.
     /// - Throws: when `Seeds/` cannot be found or read, or the store fails.
-    public static func run(options: ReplayOptions = defaultOptions) throws -> [Run] {
+    public static func run(
+        options: ReplayOptions = defaultOptions, recorder: (Trace) -> (any ReplayRecorder)? = { _ in nil }
+    ) throws -> [Run] {
         let directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("feedsim-demo-\(ProcessInfo.processInfo.processIdentifier)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -64,7 +69,7 @@ public enum FeedDemo {
             let trace = try Trace.read(contentsOf: seeds.appendingPathComponent("traces/\(plan.trace)").path)
             let result = try ReplaySession.run(
                 trace: trace, store: store, feed: plan.feed, layout: plan.layout, options: options,
-                insertPreset: insertPreset)
+                insertPreset: insertPreset, recorder: recorder(trace))
             return Run(title: plan.title, trace: plan.trace, feed: plan.feed, result: result)
         }
     }

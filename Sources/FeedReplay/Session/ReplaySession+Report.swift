@@ -46,13 +46,20 @@ extension ReplaySession {
             layoutChanged: layoutChangedThisFrame, created: update.cellsCreated, reused: update.cellsReused,
             bound: bound)
         let visibleRange = virtualizer.visibleCellIndexRange
+        let rowMissingFraction = area > 0 ? min(1, rowMissing / area) : 0
+        let noContent = noContentFraction()
         metrics.record(
             FrameSample(
                 t: now, offset: scroll.offset, anchorShift: anchorShiftThisFrame, contentOffset: (scroll.contentOffset.x, scroll.contentOffset.y),
                 visibleRange: visibleRange, loadedItems: shown.items.count,
-                rowMissingFraction: area > 0 ? min(1, rowMissing / area) : 0,
-                noContentFraction: noContentFraction(), loadsInFlight: controller.inFlightCount + rowFetchesInFlight,
+                rowMissingFraction: rowMissingFraction,
+                noContentFraction: noContent, loadsInFlight: controller.inFlightCount + rowFetchesInFlight,
                 cost: cost, afterFirstContent: firstContentTime != nil))
+        if let recorder {
+            recordFrame(
+                update, rowMissingFraction: rowMissingFraction, noContentFraction: noContent, cost: cost,
+                recorder: recorder)
+        }
     }
 
     /// Share of the viewport past the end of the content while more content exists (or while the

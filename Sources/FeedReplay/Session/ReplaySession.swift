@@ -57,6 +57,9 @@ public final class ReplaySession {
     var viewportReportPending = false
     /// Offset moved by scroll anchoring this frame (not scrolling: the content moved, not the view).
     var anchorShiftThisFrame = 0.0
+    /// Receives a record of every frame and request when set (the HTML report, the Perfetto
+    /// export); `nil` by default, and then nothing is recorded.
+    public var recorder: (any ReplayRecorder)?
 
     /// A simulated answer waiting on the virtual clock.
     enum Completion {

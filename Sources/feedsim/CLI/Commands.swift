@@ -7,6 +7,8 @@ let commands: [Command] = [
     traceImportCommand,
     traceSynthCommand,
     loadCommand,
+    compareCommand,
+    sweepCommand,
     seedCommand,
     importCommand,
     pageCommand,

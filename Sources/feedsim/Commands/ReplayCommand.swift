@@ -1,5 +1,6 @@
 import FeedLayout
 import FeedReplay
+import FeedReport
 import FeedStore
 import Foundation
 
@@ -10,7 +11,7 @@ let replayCommand = Command(
     usage: """
         replay --db PATH --trace FILE [--trace-format F] [--feed NAME] [--kind K and layout options]
                       [--ranges PRESET] [--page-size N] [--prefetch D] [--latency M] [--faults F] [--seed S]
-                      [--json | --report FILE] [--timeline FILE]
+                      [--json | --report FILE] [--timeline FILE] [--html FILE] [--perfetto FILE]
         """,
     options: [
         OptionSpec("--db", .value, "PATH", help: "SQLite database made by `feedsim seed` or `feedsim import`."),
@@ -26,7 +27,7 @@ let replayCommand = Command(
         OptionSpec("--json", .flag, help: "Print the JSON report on stdout instead of the summary."),
         OptionSpec("--report", .value, "FILE", help: "Also write the JSON report to FILE."),
         OptionSpec("--timeline", .value, "FILE", help: "Write one CSV row per frame to FILE."),
-    ] + LayoutOptions.specs + ReplayOptionsParsing.specs,
+    ] + ReportOutputs.specs + LayoutOptions.specs + ReplayOptionsParsing.specs,
     run: { arguments in
         let dbPath = try arguments.required("--db")
         let tracePath = try arguments.required("--trace")
@@ -37,10 +38,16 @@ let replayCommand = Command(
         let trace = try loadTrace(path: tracePath, format: arguments.value("--trace-format"))
         let store = try openExistingStore(path: dbPath)
         let preset = try Preset.named(arguments.value("--insert-preset") ?? "mixed")
+        let recording = ReportOutputs.recording(for: trace, arguments: arguments)
         let result = try ReplaySession.run(
             trace: trace, store: store, feed: arguments.value("--feed") ?? "home", layout: layout, options: options,
-            insertPreset: preset, keepInserts: arguments.flag("--keep-inserts"))
+            insertPreset: preset, keepInserts: arguments.flag("--keep-inserts"), recorder: recording)
         try writeReplayOutputs(result, arguments: arguments)
+        if let recording {
+            try ReportOutputs.write(
+                result.report, recording: recording, title: "FeedSim replay of \(tracePath)", html: arguments.value("--html"),
+                perfetto: arguments.value("--perfetto"))
+        }
         return result.report.violations.isEmpty ? 0 : 2
     }
 )
