@@ -66,6 +66,9 @@ enum HTMLPage {
         .series{fill:none;stroke-width:1.5}
         .s0{stroke:#1f77b4}.s1{stroke:#ff7f0e}.s2{stroke:#2ca02c}.s3{stroke:#d62728}.s4{stroke:#9467bd}.s5{stroke:#8c564b}
         .f0{fill:#1f77b4}.f1{fill:#ff7f0e}.f2{fill:#2ca02c}.f3{fill:#d62728}.f4{fill:#9467bd}.f5{fill:#8c564b}
+        .legend .f0{background:#1f77b4}.legend .f1{background:#ff7f0e}.legend .f2{background:#2ca02c}
+        .legend .f3{background:#d62728}.legend .f4{background:#9467bd}.legend .f5{background:#8c564b}
+        #summary-wrap{columns:2 420px}#summary-wrap table{margin:0}
         .budget{stroke:#d62728;stroke-dasharray:4 3;fill:none}
         .span{fill:#1f77b4;opacity:.75}.span.retry{fill:#ff7f0e}.span.failed{fill:#d62728}.span.rows{fill:#2ca02c}
         .hitch{fill:#d62728}.failmark{stroke:#d62728;stroke-width:2}
