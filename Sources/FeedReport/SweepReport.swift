@@ -70,8 +70,10 @@ public struct SweepReport: Sendable {
         }
         let widths = table[0].indices.map { c in table.map { $0[c].count }.max() ?? 0 }
         var lines = table.map { row in
-            row.enumerated().map { c, v in v.padding(toLength: widths[c], withPad: " ", startingAt: 0) }.joined(separator: "  ")
-                .trimmingCharacters(in: .whitespaces)
+            var line = row.enumerated().map { c, v in v.padding(toLength: widths[c], withPad: " ", startingAt: 0) }
+                .joined(separator: "  ")
+            while line.hasSuffix(" ") { line.removeLast() }
+            return line
         }
         lines.append("* on the Pareto frontier of \(cost.rawValue) against \(harm.rawValue) (per trace); > the current settings")
         return lines.joined(separator: "\n") + "\n"

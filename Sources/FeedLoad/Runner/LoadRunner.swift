@@ -98,13 +98,20 @@ public final class LoadRunner: Sendable {
     public func run() -> LoadReport {
         HeapTuning.keepFreedMemory()
         writers?.start()
+        let sampler = TimelineSampler()
+        let (scheduler, writers) = (scheduler, writers)
+        sampler.start { (scheduler.progress(), writers?.metrics()) }
         let result = scheduler.run()
         writers?.stop()
+        let writerMetrics = writers?.metrics()
+        let timeline = sampler.stop(final: result, writers: writerMetrics)
         var metrics = result.metrics
-        if let writers { metrics.merge(writers.metrics()) }
-        return LoadReport(
+        if let writerMetrics { metrics.merge(writerMetrics) }
+        var report = LoadReport(
             configuration: configuration, counts: result.counts, metrics: metrics, elapsed: result.elapsed,
             stoppedEarly: stop.isSet)
+        report.timeline = timeline
+        return report
     }
 
     /// Counts and metrics so far, for a progress line.

@@ -93,7 +93,9 @@ public final class ReplayLoadSession: LoadSession {
         defer { pool.give(connections) }
         let walks = backend.source.walks
         let count = try connections.truth.check(walks: walks, maxIDAtStart: maxIDAtStart, metrics: &metrics)
-        let violations = replay.result.report.violations
+        let report = replay.result.report
+        let violations = report.violations
+        metrics.recordReplay(blankMeanFraction: report.blank.meanFraction, timeToFirstContentMs: report.timeToFirstContentMs)
         metrics.recordReplayViolations(violations.map(\.kind))
         metrics.recordSession(
             SessionOutcome(

@@ -1,4 +1,5 @@
 import FeedLoad
+import FeedReport
 import FeedReplay
 import FeedStore
 import Foundation
@@ -8,7 +9,7 @@ let loadCommand = Command(
     summary: "Load-test pagination: many replay sessions on real threads against one store, with writers.",
     usage: "load --db PATH [--sessions N | --arrival-rate R --sessions SLOTS] [--duration S] [--time-scale K|max] "
         + "[--trace FILE ... | --model M,... --trace-duration S] [--writers W --write-rate R] "
-        + "[--pagination keyset|offset] [layout and replay options] [--json]",
+        + "[--pagination keyset|offset] [layout and replay options] [--json] [--report FILE] [--html FILE]",
     options: [
         OptionSpec("--db", .value, "PATH", help: "Seeded SQLite database file (see feedsim seed)."),
         OptionSpec("--feed", .value, "NAME", help: "Feed to scroll and write (default home)."),
@@ -39,6 +40,10 @@ let loadCommand = Command(
             help: "Preset shaping written items, by writers and traces' insert events (default mixed)."),
         OptionSpec("--workers", .value, "N", help: "Session threads (default: active processors)."),
         OptionSpec("--json", .flag, help: "Print the report as JSON (sorted keys)."),
+        OptionSpec("--report", .value, "FILE", help: "Also write the JSON report to FILE (for `feedsim compare`)."),
+        OptionSpec(
+            "--html", .value, "FILE",
+            help: "Write a self-contained HTML report (throughput, latency per query kind, sessions, errors, blank area over time)."),
     ] + LayoutOptions.specs + LoadCommandSupport.replaySpecs,
     run: { arguments in
         if !arguments.positionals.isEmpty { throw UsageError("unexpected argument '\(arguments.positionals[0])'") }
@@ -47,6 +52,13 @@ let loadCommand = Command(
         stop.installInterruptHandler()
         let runner = try LoadRunner(configuration: configuration, stop: stop)
         let report = LoadCommandSupport.runWithProgress(runner)
+        if let path = arguments.value("--report") {
+            try writeOutput(Data((try report.json() + "\n").utf8), to: path, option: "--report")
+        }
+        if let path = arguments.value("--html") {
+            let page = try LoadHTMLReport.html(report: report, title: "FeedSim load test of \(report.settings.db)")
+            try writeOutput(Data(page.utf8), to: path, option: "--html")
+        }
         print(arguments.flag("--json") ? try report.json() : report.text, terminator: arguments.flag("--json") ? "\n" : "")
         return report.hasViolations ? 2 : 0
     }

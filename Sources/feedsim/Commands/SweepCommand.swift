@@ -133,8 +133,14 @@ struct SweepPlan {
                     isCurrent = isCurrent && (arguments.flag(name) == (value == "on" || value == "true"))
                 } else {
                     tokens[name] = [name, value]
-                    isCurrent = isCurrent && (arguments.value(name) ?? defaultValues[name]) == value
                 }
+            }
+            for (option, value) in combination where byName["--" + option]!.kind != .flag {
+                let name = "--" + option
+                // More's trigger distance defaults to one page: items:<this combination's page size>.
+                let pageSize = tokens["--page-size"]?.last ?? "20"
+                let fallback = name == "--prefetch" ? "items:" + pageSize : defaultValues[name]
+                isCurrent = isCurrent && (arguments.value(name) ?? fallback) == value
             }
             let parsed = try ParsedArguments(tokens.keys.sorted().flatMap { tokens[$0]! }, specs: variableSpecs)
             let label = combination.map { "\($0.option)=\($0.value)" }.joined(separator: " ")
