@@ -1,3 +1,4 @@
+import FeedModel
 import Foundation
 
 /// RFC 4180 CSV: fields separated by commas, records by CRLF or LF; a field in double quotes may

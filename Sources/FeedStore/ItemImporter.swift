@@ -1,3 +1,4 @@
+import FeedModel
 import Foundation
 
 /// The file formats `feedsim import` reads.

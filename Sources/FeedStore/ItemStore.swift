@@ -8,37 +8,6 @@ public struct FeedID: Hashable, Sendable, Codable, CustomStringConvertible {
     public var description: String { String(rawValue) }
 }
 
-/// An item to insert: everything but the feed, with an optional id (`nil`: SQLite assigns the next rowid).
-public struct NewItem: Hashable, Sendable, Codable {
-    public var id: Int64?
-    /// Unix milliseconds.
-    public var publishedAt: Int64
-    /// Reuse identifier.
-    public var kind: String
-    /// Intrinsic width in points, ≥ 0.
-    public var width: Double
-    /// Intrinsic height in points, ≥ 0.
-    public var height: Double
-    public var title: String
-    public var author: String
-    /// JSON text.
-    public var payload: String
-
-    public init(
-        id: Int64? = nil, publishedAt: Int64, kind: String, width: Double, height: Double,
-        title: String = "", author: String = "", payload: String = "{}"
-    ) {
-        self.id = id
-        self.publishedAt = publishedAt
-        self.kind = kind
-        self.width = width
-        self.height = height
-        self.title = title
-        self.author = author
-        self.payload = payload
-    }
-}
-
 /// The SQLite item store: feeds, items, keyset pages, rows by id, inserts and deletes.
 ///
 /// One `ItemStore` owns one connection and belongs to one thread at a time; open one per thread

@@ -1,3 +1,4 @@
+import FeedModel
 import Foundation
 
 /// Reads saved responses of the Wikimedia REST feed API (English Wikipedia app test data):

@@ -1,3 +1,4 @@
+import FeedModel
 import FeedEngine
 import FeedLayout
 import FeedStore
