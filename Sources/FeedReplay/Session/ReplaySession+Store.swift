@@ -7,10 +7,11 @@ extension ReplaySession {
     ///
     /// - Parameters:
     ///   - insertPreset: the preset upstream `insert` events generate new rows from.
-    ///   - recorder: receives every frame and request (for the HTML report and Perfetto export).
     ///   - keepInserts: keep the rows that `insert` events write; by default they are undone when the
     ///     replay ends (they are visible to the replay's own queries only), so the same replay run
     ///     again gives the same report.
+    ///   - recorder: receives every frame and request (for the HTML report and Perfetto export);
+    ///     `nil` records nothing.
     /// - Throws: ``StoreError`` for an unknown feed, ``LayoutError`` for a layout that cannot be
     ///   prepared for the trace's viewport, ``ReplayError`` for invalid options, and SQLite errors.
     public static func run(

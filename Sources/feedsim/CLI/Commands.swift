@@ -18,4 +18,5 @@ let commands: [Command] = [
     benchLayoutCommand,
     benchReplayCommand,
     benchLoadCommand,
+    benchSweepCommand,
 ]

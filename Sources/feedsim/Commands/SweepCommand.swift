@@ -60,7 +60,10 @@ let sweepCommand = Command(
         }
         // Everything is read and checked before the first replay runs.
         let traces = try tracePaths.map { try loadTrace(path: $0, format: arguments.value("--trace-format")) }
-        _ = try openExistingStore(path: dbPath)
+        let store = try openExistingStore(path: dbPath)
+        for feed in Set(plan.runs.map(\.feed)).sorted() {
+            _ = try store.requireFeed(named: feed)  // an unknown feed fails here (exit 1), before any replay
+        }
         let runs = plan.runs
         let count = runs.count * traces.count
         if standardErrorIsTerminal { printError("sweep: \(count) replays on \(min(jobs, count)) threads…") }
