@@ -25,7 +25,7 @@ public enum ReplayHTMLReport {
         let metrics = try ReportMetrics(json: try report.jsonData(), file: "report")
         var body = "<p class=\"note\">Trace <code>\(HTMLPage.escape(report.source))</code>; "
         body += "\(report.frames) frames at \(num(report.refreshRateHz)) Hz. Times are virtual (ms from the start).</p>\n"
-        body += "<h2>Summary</h2>\n" + summaryTable(metrics)
+        body += "<h2>Summary</h2>\n<div id=\"summary-wrap\">" + summaryTable(metrics) + "</div>\n"
         body += "<details><summary>Options</summary>\n"
         body += HTMLPage.table(
             header: ["option", "value"], rows: metrics.settings.sorted { $0.key < $1.key }.map { [$0.key, $0.value] },

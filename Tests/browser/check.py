@@ -208,6 +208,21 @@ def run_checks(binary, work, images):
     check(sum("current" in c for c in circles) == 1, "the current settings (page size 20, 200 ms) ringed")
     screenshot(s_html, os.path.join(images, "sweep-frontier.png"), "", "1000,900")
 
+    print("demo --html")
+    demo = os.path.join(work, "demo")
+    feedsim(binary, "demo", "--html", demo)
+    index, console = open_page(os.path.join(demo, "index.html"))
+    check(console == [], "index: no console messages %s" % console)
+    pages = re.findall(r'<a href="([^"]+)"', index)
+    check(len(pages) == 3, "the index links the demo's three replays (%s)" % pages)
+    for page in pages:
+        dom, console = open_page(os.path.join(demo, page), "#frame=150")
+        check(console == [], "%s: no console messages %s" % (page, console))
+        frame, cells = scrubber_cells(dom)
+        check(frame == 150 and len(cells) > 0, "%s: #frame=150 draws frame 150's %d cells" % (page, len(cells)))
+        check(len(re.findall(r'<svg class="plot"', dom)) == 6, "%s: six plots" % page)
+    screenshot(os.path.join(demo, pages[1]), os.path.join(images, "demo-report.png"), "#frame=150", "1000,2500")
+
     load_html = os.path.join(work, "load.html")
     run = subprocess.run([binary, "load", "--help"], capture_output=True, text=True)
     if "--html" in run.stdout:
