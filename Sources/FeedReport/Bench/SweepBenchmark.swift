@@ -31,6 +31,8 @@ public enum SweepBenchmark {
               --jobs 1: \(num(oneThreadS, 3)) s on \(num(oneThreadCores, 2)) cores obtained
               --jobs \(threads): \(num(nThreadsS, 3)) s on \(num(nThreadsCores, 2)) cores obtained
               speedup: \(num(speedup, 2))× (rows \(sameRows ? "identical" : "DIFFER"))
+              CPU seconds: \(num(oneThreadS * oneThreadCores, 3)) against \(num(nThreadsS * nThreadsCores, 3)) (the same work either way \
+            when these match; a speedup below --jobs with fewer cores obtained than asked is the machine's share, not the sweep's)
 
             """
         }
