@@ -72,6 +72,80 @@ def screenshot(path, out, fragment="", size="1000,2400"):
     check(os.path.exists(out) and os.path.getsize(out) > 10000, "screenshot " + os.path.relpath(out, ROOT))
 
 
+class DevTools:
+    """A page driven over the Chrome DevTools Protocol (Debian's python3-websocket), for what
+    --dump-dom cannot do: key presses and the slider, with every console message and exception seen."""
+
+    def __init__(self):
+        import websocket  # python3-websocket; .ci/run installs it
+        self.profile = tempfile.mkdtemp(prefix="feedsim-chromium-")
+        self.process = subprocess.Popen(
+            [CHROMIUM] + BASE_FLAGS + ["--user-data-dir=" + self.profile, "--remote-debugging-port=0", "about:blank"],
+            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        browser_url = None
+        for line in self.process.stderr:
+            m = re.search(r"DevTools listening on (ws://\S+)", line)
+            if m:
+                browser_url = m.group(1)
+                break
+        if not browser_url:
+            raise RuntimeError("chromium printed no DevTools address")
+        self.next_id = 0
+        self.messages = []
+        browser = websocket.create_connection(browser_url, timeout=30)
+        self.ws = browser
+        target = self.call("Target.createTarget", {"url": "about:blank"})["targetId"]
+        port = re.search(r":(\d+)/", browser_url).group(1)
+        self.ws = websocket.create_connection("ws://127.0.0.1:%s/devtools/page/%s" % (port, target), timeout=30)
+        browser.close()
+        for domain in ("Runtime", "Log", "Page"):
+            self.call(domain + ".enable")
+
+    def call(self, method, params=None):
+        self.next_id += 1
+        self.ws.send(json.dumps({"id": self.next_id, "method": method, "params": params or {}}))
+        while True:
+            message = json.loads(self.ws.recv())
+            if message.get("id") == self.next_id:
+                if "error" in message:
+                    raise RuntimeError("%s: %s" % (method, message["error"]))
+                return message.get("result", {})
+            self.note(message)
+
+    def note(self, message):
+        method = message.get("method")
+        if method == "Runtime.consoleAPICalled":
+            args = message["params"].get("args", [])
+            self.messages.append("console.%s %s" % (message["params"]["type"], [a.get("value") for a in args]))
+        elif method == "Runtime.exceptionThrown":
+            details = message["params"]["exceptionDetails"]
+            self.messages.append("exception %s %s" % (details.get("text"), details.get("exception", {}).get("description")))
+        elif method == "Log.entryAdded":
+            entry = message["params"]["entry"]
+            self.messages.append("log.%s %s" % (entry.get("level"), entry.get("text")))
+        return method
+
+    def open(self, url):
+        self.call("Page.navigate", {"url": url})
+        while self.note(json.loads(self.ws.recv())) != "Page.loadEventFired":
+            pass
+
+    def evaluate(self, expression):
+        return self.call("Runtime.evaluate", {"expression": expression, "returnByValue": True})["result"].get("value")
+
+    def key(self, name, code):
+        for kind in ("keyDown", "keyUp"):
+            self.call("Input.dispatchKeyEvent", {"type": kind, "key": name, "code": name, "windowsVirtualKeyCode": code})
+
+    def close(self):
+        try:
+            self.ws.close()
+        finally:
+            self.process.terminate()
+            self.process.wait(timeout=30)
+            shutil.rmtree(self.profile, ignore_errors=True)
+
+
 def series(dom, plot_id):
     """{series name: point count} of one plot, counting the points themselves."""
     svg = re.search(r'<svg class="plot" id="%s".*?</svg>' % plot_id, dom, re.S)
@@ -127,6 +201,13 @@ def run_checks(binary, work, images):
         f.write('<!DOCTYPE html><html><body><script>undefinedFunction();</script></body></html>')
     _, console = open_page(bad)
     check(any("undefinedFunction" in line for line in console), "a script error is seen on the console")
+    tools = DevTools()
+    try:
+        tools.open("file://" + bad)
+        tools.evaluate("1")
+        check(any("undefinedFunction" in m for m in tools.messages), "and over DevTools (%s)" % tools.messages)
+    finally:
+        tools.close()
 
     db = os.path.join(work, "tiny.sqlite")
     trace = os.path.join(HERE, "tiny-trace.jsonl")
@@ -172,6 +253,29 @@ def run_checks(binary, work, images):
     # 1200 ms: More has landed (100 items); rows 24–32 live (0.5 screen ahead); rows 24–29 show their rows.
     check(frame == 72 and [c[0] for c in cells] == list(range(72, 99)), "#frame=72 shows items 72…98")
     check(sum(1 for c in cells if c[1] == "shown") == 18, "frame 72: 18 cells show their row")
+    print("replay report driven over DevTools: arrow keys and the slider")
+    tools = DevTools()
+    try:
+        tools.open("file://" + os.path.abspath(a_html) + "#frame=60")
+        state = "document.getElementById('scrubber-cells').dataset.frame + '|' + location.hash"
+        check(tools.evaluate(state) == "60|#frame=60", "opened at frame 60")
+        tools.key("ArrowRight", 39)
+        check(tools.evaluate(state) == "61|#frame=61", "→ selects frame 61 and the address follows")
+        tools.key("ArrowLeft", 37)
+        tools.key("ArrowLeft", 37)
+        check(tools.evaluate(state) == "59|#frame=59", "← ← selects frame 59")
+        tools.evaluate("var s=document.getElementById('frame-slider');s.value='12';s.dispatchEvent(new Event('input'))")
+        check(tools.evaluate(state) == "12|#frame=12", "the slider selects frame 12")
+        # Frame 12 (200 ms): Init has landed; the 27 cells of rows 0–8, new and without rows.
+        check(tools.evaluate("document.querySelectorAll('#scrubber-cells rect.cell.placeholder:not(.recycled)').length") == 27,
+              "frame 12 shows 27 new placeholders")
+        tools.key("ArrowLeft", 37)
+        for _ in range(20):
+            tools.key("ArrowLeft", 37)
+        check(tools.evaluate(state) == "0|#frame=0", "← stops at frame 0")
+        check(tools.messages == [], "no console message or exception while driven %s" % tools.messages)
+    finally:
+        tools.close()
     screenshot(a_html, os.path.join(images, "replay-report.png"), "#frame=60", "1000,3200")
 
     print("compare report")
