@@ -11,9 +11,12 @@ public enum LoadHTMLReport {
     /// - Throws: when the report cannot be encoded as JSON (it always can).
     public static func html(report: LoadReport, title: String) throws -> String {
         let metrics = try ReportMetrics(json: Data(try report.json().utf8), file: "report")
-        var body = "<p class=\"note\">\(report.settings.sessions) sessions (\(HTMLPage.escape(report.settings.model)) model), "
-        body += "\(HTMLPage.escape(report.settings.pagination.rawValue)) pagination, \(num(report.elapsedSeconds, 2)) s of wall time; "
-        body += "time axis in wall seconds from the start. Latencies are wall milliseconds; blank area and time to first "
+        var body =
+            "<p class=\"note\">\(report.settings.sessions) sessions (\(HTMLPage.escape(report.settings.model)) model), "
+        body +=
+            "\(HTMLPage.escape(report.settings.pagination.rawValue)) pagination, \(num(report.elapsedSeconds, 2)) s of wall time; "
+        body +=
+            "time axis in wall seconds from the start. Latencies are wall milliseconds; blank area and time to first "
         body += "content are the replays' own (virtual time).</p>\n"
         body += "<h2>Summary</h2>\n<div id=\"summary-wrap\">" + ReplayHTMLReport.summaryTable(metrics) + "</div>\n"
         body += "<details><summary>Settings</summary>\n"
@@ -35,16 +38,20 @@ public enum LoadHTMLReport {
         throughput.addSeries("rows", label: "rows/s", points: timeline.map { (at($0), $0.rowsPerSecond) })
         var plots = [throughput]
         for kind in report.latency.keys.sorted() {
-            var plot = TimePlot(id: "plot-latency-\(kind)", title: "Latency of \(kind) queries (ms)", tMax: tMax, yLabel: "ms")
+            var plot = TimePlot(
+                id: "plot-latency-\(kind)", title: "Latency of \(kind) queries (ms)", tMax: tMax, yLabel: "ms")
             let seconds = timeline.filter { $0.latency[kind] != nil }
             plot.addSeries("p50", label: "p50", points: seconds.map { (at($0), $0.latency[kind]!.p50) })
             plot.addSeries("p99", label: "p99", points: seconds.map { (at($0), $0.latency[kind]!.p99) })
             plots.append(plot)
         }
-        var sessions = TimePlot(id: "plot-sessions", title: "Sessions: running, and started / completed / failed per interval", tMax: tMax, yLabel: "sessions")
+        var sessions = TimePlot(
+            id: "plot-sessions", title: "Sessions: running, and started / completed / failed per interval", tMax: tMax,
+            yLabel: "sessions")
         sessions.addSeries("active", label: "running", points: timeline.map { (at($0), Double($0.sessionsActive)) })
         sessions.addSeries("started", label: "started", points: timeline.map { (at($0), Double($0.sessionsStarted)) })
-        sessions.addSeries("completed", label: "completed", points: timeline.map { (at($0), Double($0.sessionsCompleted)) })
+        sessions.addSeries(
+            "completed", label: "completed", points: timeline.map { (at($0), Double($0.sessionsCompleted)) })
         sessions.addSeries("failed", label: "failed", points: timeline.map { (at($0), Double($0.sessionsFailed)) })
         var errors = TimePlot(id: "plot-errors", title: "Failed queries per interval", tMax: tMax, yLabel: "errors")
         errors.addSeries("errors", label: "errors", points: timeline.map { (at($0), Double($0.errors)) })
@@ -52,8 +59,11 @@ public enum LoadHTMLReport {
             id: "plot-blank", title: "Blank area of the replays finished in each interval (mean fraction)", tMax: tMax,
             yLabel: "share", yRange: 0...1)
         let withBlank = timeline.filter { $0.blankMeanFraction != nil }
-        blank.addSeries("blank-mean", label: "mean blank fraction", points: withBlank.map { (at($0), $0.blankMeanFraction!) })
-        var ttfc = TimePlot(id: "plot-ttfc", title: "Time to first content of the replays finished in each interval (p50, ms)", tMax: tMax, yLabel: "ms")
+        blank.addSeries(
+            "blank-mean", label: "mean blank fraction", points: withBlank.map { (at($0), $0.blankMeanFraction!) })
+        var ttfc = TimePlot(
+            id: "plot-ttfc", title: "Time to first content of the replays finished in each interval (p50, ms)",
+            tMax: tMax, yLabel: "ms")
         let withTTFC = timeline.filter { $0.timeToFirstContentP50Ms != nil }
         ttfc.addSeries("ttfc-p50", label: "p50", points: withTTFC.map { (at($0), $0.timeToFirstContentP50Ms!) })
         return plots + [sessions, errors, blank, ttfc]

@@ -59,7 +59,8 @@ public enum PerfettoTrace {
                     (
                         "args",
                         object([
-                            ("frame", String(frame.index)), ("vsync_ms", num(frame.t, 3)), ("hitch", frame.hitch ? "true" : "false"),
+                            ("frame", String(frame.index)), ("vsync_ms", num(frame.t, 3)),
+                            ("hitch", frame.hitch ? "true" : "false"),
                             ("cells_created", String(frame.created)), ("cells_reused", String(frame.reused)),
                             ("live_cells", String(frame.liveCells)),
                         ])
@@ -74,7 +75,9 @@ public enum PerfettoTrace {
                 lastBlank = blank
                 add(
                     us(frame.t),
-                    counter("blank fraction", frame.t, [("rows_missing", num(blank.0, 6)), ("no_content", num(blank.1, 6))]))
+                    counter(
+                        "blank fraction", frame.t, [("rows_missing", num(blank.0, 6)), ("no_content", num(blank.1, 6))])
+                )
             }
             if lastLoaded != frame.loadedItems {
                 lastLoaded = frame.loadedItems
@@ -87,14 +90,26 @@ public enum PerfettoTrace {
             let name = "\(span.kind.rawValue) (\(span.direction.rawValue))"
             var args: [(String, String)] = [("request", String(span.id)), ("attempt", String(span.attempt))]
             add(us(span.issued), async("b", name, "page", id, span.issued, args))
-            args.append(("outcome", string(span.failure.map { "failed: " + $0 } ?? (span.answered == nil ? "not answered" : "page"))))
-            add(us(span.answered ?? max(end, span.issued)), async("e", name, "page", id, span.answered ?? max(end, span.issued), args))
+            args.append(
+                (
+                    "outcome",
+                    string(span.failure.map { "failed: " + $0 } ?? (span.answered == nil ? "not answered" : "page"))
+                ))
+            add(
+                us(span.answered ?? max(end, span.issued)),
+                async("e", name, "page", id, span.answered ?? max(end, span.issued), args))
         }
         for span in recording.rows {
             let id = "rows-\(span.fetchID)"
             let name = "rows (\(span.count))"
-            add(us(span.issued), async("b", name, "rows", id, span.issued, [("fetch", String(span.fetchID)), ("count", String(span.count))]))
-            add(us(span.answered ?? max(end, span.issued)), async("e", name, "rows", id, span.answered ?? max(end, span.issued), []))
+            add(
+                us(span.issued),
+                async(
+                    "b", name, "rows", id, span.issued,
+                    [("fetch", String(span.fetchID)), ("count", String(span.count))]))
+            add(
+                us(span.answered ?? max(end, span.issued)),
+                async("e", name, "rows", id, span.answered ?? max(end, span.issued), []))
         }
         events.sort { ($0.ts, $0.rank) < ($1.ts, $1.rank) }
         let all = metadata + events.map(\.text)

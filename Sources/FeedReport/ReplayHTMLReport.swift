@@ -24,7 +24,8 @@ public enum ReplayHTMLReport {
     public static func html(report: ReplayReport, recording: ReplayRecording, title: String) throws -> String {
         let metrics = try ReportMetrics(json: try report.jsonData(), file: "report")
         var body = "<p class=\"note\">Trace <code>\(HTMLPage.escape(report.source))</code>; "
-        body += "\(report.frames) frames at \(num(report.refreshRateHz)) Hz. Times are virtual (ms from the start).</p>\n"
+        body +=
+            "\(report.frames) frames at \(num(report.refreshRateHz)) Hz. Times are virtual (ms from the start).</p>\n"
         body += "<h2>Summary</h2>\n<div id=\"summary-wrap\">" + summaryTable(metrics) + "</div>\n"
         body += "<details><summary>Options</summary>\n"
         body += HTMLPage.table(
@@ -70,11 +71,15 @@ public enum ReplayHTMLReport {
         var indices = TimePlot(
             id: "plot-indices", title: "Visible index band and loaded window (item index)", tMax: tMax, yLabel: "index")
         let visible = frames.filter { $0.visibleRange != nil }
-        indices.addSeries("visible-first", label: "first visible", points: visible.map { ($0.t, Double($0.visibleRange!.lowerBound)) })
-        indices.addSeries("visible-last", label: "last visible", points: visible.map { ($0.t, Double($0.visibleRange!.upperBound)) })
+        indices.addSeries(
+            "visible-first", label: "first visible", points: visible.map { ($0.t, Double($0.visibleRange!.lowerBound)) }
+        )
+        indices.addSeries(
+            "visible-last", label: "last visible", points: visible.map { ($0.t, Double($0.visibleRange!.upperBound)) })
         let loaded = frames.filter { $0.loadedItems > 0 }
         indices.addSeries("loaded-first", label: "first loaded", points: loaded.map { ($0.t, 0) })
-        indices.addSeries("loaded-last", label: "last loaded", points: loaded.map { ($0.t, Double($0.loadedItems - 1)) })
+        indices.addSeries(
+            "loaded-last", label: "last loaded", points: loaded.map { ($0.t, Double($0.loadedItems - 1)) })
 
         var loads = TimePlot(
             id: "plot-loads", title: "Page loads per direction and row batches (request → arrival)", tMax: tMax,
@@ -84,7 +89,8 @@ public enum ReplayHTMLReport {
         for span in recording.pages {
             let lane = lane(of: span.kind)
             let end = span.answered ?? tMax
-            let cls = span.failure != nil ? "failed" : (span.attempt > 1 ? "retry" : (span.answered == nil ? "open" : ""))
+            let cls =
+                span.failure != nil ? "failed" : (span.attempt > 1 ? "retry" : (span.answered == nil ? "open" : ""))
             var title = "\(span.kind.rawValue) #\(span.id) attempt \(span.attempt): \(num(span.issued)) → "
             title += span.answered.map { num($0) + " ms" } ?? "not answered"
             if let failure = span.failure { title += " (failed: \(failure))" }
@@ -94,23 +100,31 @@ public enum ReplayHTMLReport {
             }
         }
         for span in recording.rows {
-            let title = "rows #\(span.fetchID) (\(span.count)): \(num(span.issued)) → " + (span.answered.map { num($0) + " ms" } ?? "not answered")
-            loads.addSpan(lane: lanes.count - 1, from: span.issued, to: span.answered ?? tMax, cls: "rows", title: title)
+            let title =
+                "rows #\(span.fetchID) (\(span.count)): \(num(span.issued)) → "
+                + (span.answered.map { num($0) + " ms" } ?? "not answered")
+            loads.addSpan(
+                lane: lanes.count - 1, from: span.issued, to: span.answered ?? tMax, cls: "rows", title: title)
         }
 
         var blank = TimePlot(
-            id: "plot-blank", title: "Blank fraction of the viewport by cause", tMax: tMax, yLabel: "share", yRange: 0...1)
+            id: "plot-blank", title: "Blank fraction of the viewport by cause", tMax: tMax, yLabel: "share",
+            yRange: 0...1)
         blank.addSeries("row-missing", label: "rows missing", points: frames.map { ($0.t, $0.rowMissingFraction) })
         blank.addSeries("no-content", label: "no content", points: frames.map { ($0.t, $0.noContentFraction) })
 
-        var cost = TimePlot(id: "plot-cost", title: "Frame cost against the frame budget (ms); hitches marked", tMax: tMax, yLabel: "ms")
+        var cost = TimePlot(
+            id: "plot-cost", title: "Frame cost against the frame budget (ms); hitches marked", tMax: tMax, yLabel: "ms"
+        )
         cost.addSeries("cost", label: "frame cost", points: frames.map { ($0.t, $0.cost) })
         cost.addHorizontalLine(y: recording.budget, cls: "budget", label: "budget \(num(recording.budget, 2)) ms")
         for frame in frames where frame.hitch {
-            cost.addMarker(t: frame.t, y: frame.cost, cls: "hitch", title: "hitch: frame \(frame.index), \(num(frame.cost, 2)) ms")
+            cost.addMarker(
+                t: frame.t, y: frame.cost, cls: "hitch", title: "hitch: frame \(frame.index), \(num(frame.cost, 2)) ms")
         }
 
-        var cells = TimePlot(id: "plot-cells", title: "Cells: live, created and reused per frame", tMax: tMax, yLabel: "cells")
+        var cells = TimePlot(
+            id: "plot-cells", title: "Cells: live, created and reused per frame", tMax: tMax, yLabel: "cells")
         cells.addSeries("live", label: "live", points: frames.map { ($0.t, Double($0.liveCells)) })
         cells.addSeries("created", label: "created", points: frames.map { ($0.t, Double($0.created)) })
         cells.addSeries("reused", label: "reused", points: frames.map { ($0.t, Double($0.reused)) })
@@ -122,28 +136,32 @@ public enum ReplayHTMLReport {
         var html = "<h2>Frame scrubber</h2>\n"
         html += "<p class=\"note\">Slider or ← → keys; <code>#frame=N</code> in the address selects frame N. "
         html += "Cells: <span style=\"color:#2ca02c\">row shown</span>, grey placeholder (row not loaded), "
-        html += "dashed brown border: recycled from the reuse pool. Blue: viewport; orange: prefetch range; purple: preload range.</p>\n"
-        html += "<div id=\"scrubber-controls\"><input type=\"range\" id=\"frame-slider\" min=\"0\" max=\"\(max(0, recording.frames.count - 1))\" value=\"0\">"
+        html +=
+            "dashed brown border: recycled from the reuse pool. Blue: viewport; orange: prefetch range; purple: preload range.</p>\n"
+        html +=
+            "<div id=\"scrubber-controls\"><input type=\"range\" id=\"frame-slider\" min=\"0\" max=\"\(max(0, recording.frames.count - 1))\" value=\"0\">"
         html += "<span id=\"frame-info\"></span></div>\n"
         html += "<svg id=\"scrubber-svg\" width=\"600\" height=\"600\" viewBox=\"0 0 600 600\"></svg>\n"
         // frames: [t, viewport x,y,w,h, prefetch x,y,w,h, preload x,y,w,h, snapshot, row-missing, no-content, cost, hitch]
         var json = "{\"frames\":["
         json += recording.frames.map { f in
             let values = [f.t] + rect(f.viewport) + rect(f.prefetchRect) + rect(f.preloadRect)
-            let parts = values.map { num($0, 2) } + [
-                String(f.snapshotIndex), num(f.rowMissingFraction, 4), num(f.noContentFraction, 4), num(f.cost, 3),
-                f.hitch ? "1" : "0",
-            ]
+            let parts =
+                values.map { num($0, 2) } + [
+                    String(f.snapshotIndex), num(f.rowMissingFraction, 4), num(f.noContentFraction, 4), num(f.cost, 3),
+                    f.hitch ? "1" : "0",
+                ]
             return "[" + parts.joined(separator: ",") + "]"
         }.joined(separator: ",")
         // snapshots: per snapshot, flat [index, x, y, w, h, shown 0/1, recycled 0/1, ...]
         json += "],\"snapshots\":["
         json += recording.snapshots.map { cells in
-            "[" + cells.map { c in
-                ([String(c.index)] + rect(c.frame).map { num($0, 2) } + [
-                    c.state == .shown ? "1" : "0", c.recycled ? "1" : "0",
-                ]).joined(separator: ",")
-            }.joined(separator: ",") + "]"
+            "["
+                + cells.map { c in
+                    ([String(c.index)] + rect(c.frame).map { num($0, 2) } + [
+                        c.state == .shown ? "1" : "0", c.recycled ? "1" : "0",
+                    ]).joined(separator: ",")
+                }.joined(separator: ",") + "]"
         }.joined(separator: ",")
         json += "]}"
         html += "<script type=\"application/json\" id=\"replay-data\">\(json)</script>\n"

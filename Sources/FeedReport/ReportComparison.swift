@@ -6,7 +6,8 @@ import Foundation
 public struct ReportComparison: Sendable {
     /// Which way a figure is better, when that is unambiguous.
     public enum Direction: String, Sendable {
-        case lowerIsBetter = "lower", higherIsBetter = "higher"
+        case lowerIsBetter = "lower"
+        case higherIsBetter = "higher"
     }
 
     public enum Verdict: String, Sendable {
@@ -45,7 +46,8 @@ public struct ReportComparison: Sendable {
     public init(a: ReportMetrics, b: ReportMetrics, fileA: String, fileB: String) throws {
         guard a.kind == b.kind else {
             throw ReportInputError(
-                file: fileB, reason: "a \(b.kind.rawValue) report cannot be compared with \(fileA), a \(a.kind.rawValue) report")
+                file: fileB,
+                reason: "a \(b.kind.rawValue) report cannot be compared with \(fileA), a \(a.kind.rawValue) report")
         }
         kind = a.kind
         self.fileA = fileA
@@ -88,7 +90,8 @@ public struct ReportComparison: Sendable {
         switch kind {
         case .replay:
             let lower = [
-                "blank.", "hitches.count", "hitches.time_ratio_ms_per_s", "time_to_first_content_ms", "time_in_failed_ms",
+                "blank.", "hitches.count", "hitches.time_ratio_ms_per_s", "time_to_first_content_ms",
+                "time_in_failed_ms",
                 "anchor_drift_max_pt", "violations.count", "pages.failures", "pages.retries", "pages.stale_dropped",
                 "pages.source_faults", "pages.more", "pages.prepend", "rows.fetched", "rows.batches",
                 "rows.overfetch_ratio",
@@ -127,8 +130,14 @@ public struct ReportComparison: Sendable {
         let differing = settings.filter(\.differs)
         lines.append(differing.isEmpty ? "settings: the same" : "settings that differ:")
         for s in differing { lines.append("  \(s.key): \(s.a ?? "—") → \(s.b ?? "—")") }
-        let table = [["figure", "A", "B", "B − A", "%", "verdict"]]
-            + rows.map { [$0.key, cell($0.a, $0.unit), cell($0.b, $0.unit), difference($0), percent($0), $0.verdict?.rawValue ?? ""] }
+        let table =
+            [["figure", "A", "B", "B − A", "%", "verdict"]]
+            + rows.map {
+                [
+                    $0.key, cell($0.a, $0.unit), cell($0.b, $0.unit), difference($0), percent($0),
+                    $0.verdict?.rawValue ?? "",
+                ]
+            }
         let widths = (0..<6).map { c in table.map { $0[c].count }.max() ?? 0 }
         for row in table {
             lines.append(
@@ -148,12 +157,16 @@ public struct ReportComparison: Sendable {
         func opt(_ x: Double?) -> String { x.map { num($0, 6) } ?? "null" }
         func optS(_ s: String?) -> String { s.map(P.string) ?? "null" }
         let settingsJSON = settings.map {
-            P.object([("key", P.string($0.key)), ("a", optS($0.a)), ("b", optS($0.b)), ("differs", $0.differs ? "true" : "false")])
+            P.object([
+                ("key", P.string($0.key)), ("a", optS($0.a)), ("b", optS($0.b)),
+                ("differs", $0.differs ? "true" : "false"),
+            ])
         }
         let metricsJSON = rows.map {
             P.object([
                 ("key", P.string($0.key)), ("unit", P.string($0.unit)), ("a", opt($0.a)), ("b", opt($0.b)),
-                ("difference", opt($0.difference)), ("percent", opt($0.percent)), ("verdict", optS($0.verdict?.rawValue)),
+                ("difference", opt($0.difference)), ("percent", opt($0.percent)),
+                ("verdict", optS($0.verdict?.rawValue)),
             ])
         }
         return P.object([
@@ -174,8 +187,14 @@ public struct ReportComparison: Sendable {
         body += "<h2>Figures</h2>\n"
         body += HTMLPage.table(
             header: ["figure", "A", "B", "B − A", "%", "verdict"],
-            rows: rows.map { [$0.key, cell($0.a, $0.unit), cell($0.b, $0.unit), difference($0), percent($0), $0.verdict?.rawValue ?? ""] },
-            id: "figures", rowClasses: rows.map { $0.verdict == .better ? "better" : ($0.verdict == .worse ? "worse" : nil) })
+            rows: rows.map {
+                [
+                    $0.key, cell($0.a, $0.unit), cell($0.b, $0.unit), difference($0), percent($0),
+                    $0.verdict?.rawValue ?? "",
+                ]
+            },
+            id: "figures",
+            rowClasses: rows.map { $0.verdict == .better ? "better" : ($0.verdict == .worse ? "worse" : nil) })
         return HTMLPage.document(title: "FeedSim compare (\(kind.rawValue) reports)", body: body)
     }
 }

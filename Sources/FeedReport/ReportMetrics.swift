@@ -23,14 +23,17 @@ public struct ReportMetrics: Sendable, Equatable {
         } catch {
             throw ReportInputError(file: file, reason: "not JSON (\(error.localizedDescription))")
         }
-        guard case .object(let root) = value else { throw ReportInputError(file: file, reason: "expected a JSON object") }
+        guard case .object(let root) = value else {
+            throw ReportInputError(file: file, reason: "expected a JSON object")
+        }
         if root["blank"] != nil && root["frames"] != nil {
             kind = .replay
         } else if root["settings"] != nil && root["latency"] != nil {
             kind = .load
         } else {
             throw ReportInputError(
-                file: file, reason: "neither a replay report (feedsim replay --json) nor a load report (feedsim load --json)")
+                file: file,
+                reason: "neither a replay report (feedsim replay --json) nor a load report (feedsim load --json)")
         }
         var numbers: [String: Double] = [:]
         var texts: [String: String] = [:]
@@ -70,7 +73,9 @@ public struct ReportMetrics: Sendable, Equatable {
     public static func unit(of key: String) -> String {
         let last = key.split(separator: ".").last.map(String.init) ?? key
         if last.hasSuffix("_ms_per_s") { return "ms/s" }
-        if last.hasSuffix("_ms") || ["p50", "p90", "p99", "p999", "max", "mean"].contains(last) && key.hasPrefix("latency.") {
+        if last.hasSuffix("_ms")
+            || ["p50", "p90", "p99", "p999", "max", "mean"].contains(last) && key.hasPrefix("latency.")
+        {
             return "ms"
         }
         if last.hasSuffix("_pt") { return "pt" }
@@ -84,7 +89,9 @@ public struct ReportMetrics: Sendable, Equatable {
 
     /// `value` as the tables print it in `unit` (fractions as percentages).
     public static func format(_ value: Double, unit: String) -> String {
-        unit == "%" ? num(value * 100, 2) + " %" : num(value, 3) + (unit.isEmpty || unit == "×" ? (unit.isEmpty ? "" : " ×") : " " + unit)
+        unit == "%"
+            ? num(value * 100, 2) + " %"
+            : num(value, 3) + (unit.isEmpty || unit == "×" ? (unit.isEmpty ? "" : " ×") : " " + unit)
     }
 }
 
@@ -97,15 +104,35 @@ public struct ReportInputError: Error, CustomStringConvertible, Equatable {
 
 /// A JSON value, decoded without bridging (a `true` never reads as 1, nor 1 as `true`).
 enum JSONValue: Decodable, Equatable {
-    case number(Double), string(String), bool(Bool), null, array([JSONValue]), object([String: JSONValue])
+    case number(Double)
+    case string(String)
+    case bool(Bool)
+    case null
+    case array([JSONValue])
+    case object([String: JSONValue])
 
     init(from decoder: any Decoder) throws {
         let c = try decoder.singleValueContainer()
-        if c.decodeNil() { self = .null; return }
-        if let b = try? c.decode(Bool.self) { self = .bool(b); return }
-        if let n = try? c.decode(Double.self) { self = .number(n); return }
-        if let s = try? c.decode(String.self) { self = .string(s); return }
-        if let a = try? c.decode([JSONValue].self) { self = .array(a); return }
+        if c.decodeNil() {
+            self = .null
+            return
+        }
+        if let b = try? c.decode(Bool.self) {
+            self = .bool(b)
+            return
+        }
+        if let n = try? c.decode(Double.self) {
+            self = .number(n)
+            return
+        }
+        if let s = try? c.decode(String.self) {
+            self = .string(s)
+            return
+        }
+        if let a = try? c.decode([JSONValue].self) {
+            self = .array(a)
+            return
+        }
         self = .object(try c.decode([String: JSONValue].self))
     }
 }

@@ -85,7 +85,9 @@ public enum Sweep {
     /// - Complexity: O(n log n): sort by cost, then harm; keep a point when its harm is below
     ///   every harm of a cheaper point (or equal to that of an identical point).
     public static func paretoFrontier(_ points: [(cost: Double, harm: Double)]) -> Set<Int> {
-        let order = points.indices.sorted { (points[$0].cost, points[$0].harm, $0) < (points[$1].cost, points[$1].harm, $1) }
+        let order = points.indices.sorted {
+            (points[$0].cost, points[$0].harm, $0) < (points[$1].cost, points[$1].harm, $1)
+        }
         var frontier = Set<Int>()
         var bestHarm = Double.infinity
         var last: (cost: Double, harm: Double)?
@@ -155,7 +157,8 @@ public struct SweepFigures: Sendable, Equatable {
 /// What the frontier trades: cost (requests or rows fetched) against harm (blank p95 or hitch ratio).
 public enum SweepCost: String, Sendable, CaseIterable { case requests, rows }
 public enum SweepHarm: String, Sendable, CaseIterable {
-    case blankP95 = "blank-p95", hitchRatio = "hitch-ratio"
+    case blankP95 = "blank-p95"
+    case hitchRatio = "hitch-ratio"
 }
 
 /// One row of a sweep: a combination on a trace.

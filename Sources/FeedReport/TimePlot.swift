@@ -63,9 +63,20 @@ struct TimePlot {
         if let yRange { return yRange }
         var low = 0.0
         var high = 0.0
-        for s in series { for (_, v) in s.points { low = min(low, v); high = max(high, v) } }
-        for h in hlines { high = max(high, h.y); low = min(low, h.y) }
-        for m in markers { high = max(high, m.y); low = min(low, m.y) }
+        for s in series {
+            for (_, v) in s.points {
+                low = min(low, v)
+                high = max(high, v)
+            }
+        }
+        for h in hlines {
+            high = max(high, h.y)
+            low = min(low, h.y)
+        }
+        for m in markers {
+            high = max(high, m.y)
+            low = min(low, m.y)
+        }
         if high - low < 1e-9 { high = low + 1 }
         return low...high
     }
@@ -86,33 +97,44 @@ struct TimePlot {
         }
         svg += "<svg class=\"plot\" id=\"\(id)\" width=\"\(num(Self.width))\" height=\"\(num(height))\" "
         svg += "viewBox=\"0 0 \(num(Self.width)) \(num(height))\" data-x0=\"\(num(Self.left))\" "
-        svg += "data-x1=\"\(num(Self.width - Self.right))\" data-tmax=\"\(num(tMax))\" data-series-count=\"\(series.count)\">\n"
+        svg +=
+            "data-x1=\"\(num(Self.width - Self.right))\" data-tmax=\"\(num(tMax))\" data-series-count=\"\(series.count)\">\n"
         // Axes and ticks: five on the time axis, low and high on the value axis.
         let bottomY = Self.top + plotHeight
-        svg += "<line class=\"axis\" x1=\"\(num(Self.left))\" y1=\"\(num(bottomY))\" x2=\"\(num(Self.width - Self.right))\" y2=\"\(num(bottomY))\"/>\n"
-        svg += "<line class=\"axis\" x1=\"\(num(Self.left))\" y1=\"\(num(Self.top))\" x2=\"\(num(Self.left))\" y2=\"\(num(bottomY))\"/>\n"
+        svg +=
+            "<line class=\"axis\" x1=\"\(num(Self.left))\" y1=\"\(num(bottomY))\" x2=\"\(num(Self.width - Self.right))\" y2=\"\(num(bottomY))\"/>\n"
+        svg +=
+            "<line class=\"axis\" x1=\"\(num(Self.left))\" y1=\"\(num(Self.top))\" x2=\"\(num(Self.left))\" y2=\"\(num(bottomY))\"/>\n"
         for k in 0...4 {
             let t = tMax * Double(k) / 4
-            svg += "<text x=\"\(num(x(t)))\" y=\"\(num(height - 6))\" text-anchor=\"middle\">\(num(t / 1000, 2)) s</text>\n"
+            svg +=
+                "<text x=\"\(num(x(t)))\" y=\"\(num(height - 6))\" text-anchor=\"middle\">\(num(t / 1000, 2)) s</text>\n"
         }
         if lanes.isEmpty {
-            svg += "<text x=\"\(num(Self.left - 4))\" y=\"\(num(bottomY))\" text-anchor=\"end\">\(num(d.lowerBound, 2))</text>\n"
-            svg += "<text x=\"\(num(Self.left - 4))\" y=\"\(num(Self.top + 10))\" text-anchor=\"end\">\(num(d.upperBound, 2))</text>\n"
-            svg += "<text x=\"\(num(Self.left - 4))\" y=\"\(num(Self.top + plotHeight / 2))\" text-anchor=\"end\">\(HTMLPage.escape(yLabel))</text>\n"
+            svg +=
+                "<text x=\"\(num(Self.left - 4))\" y=\"\(num(bottomY))\" text-anchor=\"end\">\(num(d.lowerBound, 2))</text>\n"
+            svg +=
+                "<text x=\"\(num(Self.left - 4))\" y=\"\(num(Self.top + 10))\" text-anchor=\"end\">\(num(d.upperBound, 2))</text>\n"
+            svg +=
+                "<text x=\"\(num(Self.left - 4))\" y=\"\(num(Self.top + plotHeight / 2))\" text-anchor=\"end\">\(HTMLPage.escape(yLabel))</text>\n"
         } else {
             for (i, lane) in lanes.enumerated() {
                 let mid = y(Double(lanes.count - i) - 0.5)
-                svg += "<text x=\"\(num(Self.left - 4))\" y=\"\(num(mid + 4))\" text-anchor=\"end\">\(HTMLPage.escape(lane))</text>\n"
-                svg += "<line class=\"grid\" x1=\"\(num(Self.left))\" y1=\"\(num(y(Double(i))))\" x2=\"\(num(Self.width - Self.right))\" y2=\"\(num(y(Double(i))))\"/>\n"
+                svg +=
+                    "<text x=\"\(num(Self.left - 4))\" y=\"\(num(mid + 4))\" text-anchor=\"end\">\(HTMLPage.escape(lane))</text>\n"
+                svg +=
+                    "<line class=\"grid\" x1=\"\(num(Self.left))\" y1=\"\(num(y(Double(i))))\" x2=\"\(num(Self.width - Self.right))\" y2=\"\(num(y(Double(i))))\"/>\n"
             }
         }
         for h in hlines {
-            svg += "<line class=\"\(h.cls)\" x1=\"\(num(Self.left))\" y1=\"\(num(y(h.y)))\" x2=\"\(num(Self.width - Self.right))\" y2=\"\(num(y(h.y)))\"><title>\(HTMLPage.escape(h.label))</title></line>\n"
+            svg +=
+                "<line class=\"\(h.cls)\" x1=\"\(num(Self.left))\" y1=\"\(num(y(h.y)))\" x2=\"\(num(Self.width - Self.right))\" y2=\"\(num(y(h.y)))\"><title>\(HTMLPage.escape(h.label))</title></line>\n"
         }
         for (i, s) in series.enumerated() {
             let pts = s.points.map { "\(num(x($0.0), 2)),\(num(y($0.1), 2))" }.joined(separator: " ")
             svg += "<polyline class=\"series s\(i % 6)\" data-series=\"\(HTMLPage.escape(s.name))\" "
-            svg += "data-points=\"\(s.points.count)\" points=\"\(pts)\"><title>\(HTMLPage.escape(s.label))</title></polyline>\n"
+            svg +=
+                "data-points=\"\(s.points.count)\" points=\"\(pts)\"><title>\(HTMLPage.escape(s.label))</title></polyline>\n"
         }
         for s in spans {
             let laneTop = y(Double(lanes.count - s.lane))
@@ -120,19 +142,23 @@ struct TimePlot {
             let x0 = x(s.t0)
             let w = max(1, x(s.t1) - x0)
             svg += "<rect class=\"span \(s.cls)\" data-lane=\"\(HTMLPage.escape(lanes[s.lane]))\" x=\"\(num(x0, 2))\" "
-            svg += "y=\"\(num(laneTop + laneHeight * 0.2, 2))\" width=\"\(num(w, 2))\" height=\"\(num(laneHeight * 0.6, 2))\">"
+            svg +=
+                "y=\"\(num(laneTop + laneHeight * 0.2, 2))\" width=\"\(num(w, 2))\" height=\"\(num(laneHeight * 0.6, 2))\">"
             svg += "<title>\(HTMLPage.escape(s.title))</title></rect>\n"
         }
         for m in markers {
             let cx = x(m.t)
             let cy = lanes.isEmpty ? y(m.y) : y(Double(lanes.count) - m.y - 0.5)
             if m.cls == "failmark" {
-                svg += "<path class=\"failmark\" d=\"M\(num(cx - 4, 2)) \(num(cy - 4, 2))l8 8m0 -8l-8 8\"><title>\(HTMLPage.escape(m.title))</title></path>\n"
+                svg +=
+                    "<path class=\"failmark\" d=\"M\(num(cx - 4, 2)) \(num(cy - 4, 2))l8 8m0 -8l-8 8\"><title>\(HTMLPage.escape(m.title))</title></path>\n"
             } else {
-                svg += "<circle class=\"\(m.cls)\" cx=\"\(num(cx, 2))\" cy=\"\(num(cy, 2))\" r=\"3\"><title>\(HTMLPage.escape(m.title))</title></circle>\n"
+                svg +=
+                    "<circle class=\"\(m.cls)\" cx=\"\(num(cx, 2))\" cy=\"\(num(cy, 2))\" r=\"3\"><title>\(HTMLPage.escape(m.title))</title></circle>\n"
             }
         }
-        svg += "<line class=\"cursor\" x1=\"\(num(Self.left))\" y1=\"\(num(Self.top))\" x2=\"\(num(Self.left))\" y2=\"\(num(bottomY))\"/>\n"
+        svg +=
+            "<line class=\"cursor\" x1=\"\(num(Self.left))\" y1=\"\(num(Self.top))\" x2=\"\(num(Self.left))\" y2=\"\(num(bottomY))\"/>\n"
         return svg + "</svg>\n"
     }
 }

@@ -13,7 +13,8 @@ import Testing
     /// `data-points` of each series, by name.
     func seriesPoints(_ html: String) -> [String: Int] {
         var out: [String: Int] = [:]
-        let pattern = try! NSRegularExpression(pattern: "data-series=\"([^\"]+)\" data-points=\"(\\d+)\" points=\"([^\"]*)\"")
+        let pattern = try! NSRegularExpression(
+            pattern: "data-series=\"([^\"]+)\" data-points=\"(\\d+)\" points=\"([^\"]*)\"")
         for m in pattern.matches(in: html, range: NSRange(html.startIndex..., in: html)) {
             let name = String(html[Range(m.range(at: 1), in: html)!])
             let count = Int(html[Range(m.range(at: 2), in: html)!])!
@@ -94,14 +95,18 @@ import Testing
     func validate(_ text: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> [Event] {
         let root = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
         let raw = try #require(root["traceEvents"] as? [[String: Any]])
-        let known: Set<String> = ["B", "E", "X", "i", "I", "C", "b", "n", "e", "s", "t", "f", "P", "O", "N", "D", "M", "R", "c", "(", ")"]
+        let known: Set<String> = [
+            "B", "E", "X", "i", "I", "C", "b", "n", "e", "s", "t", "f", "P", "O", "N", "D", "M", "R", "c", "(", ")",
+        ]
         var events: [Event] = []
         for e in raw {
             let ph = try #require(e["ph"] as? String)
             #expect(known.contains(ph), "unknown ph \(ph)", sourceLocation: sourceLocation)
             let event = Event(
-                ph: ph, ts: (e["ts"] as? Double) ?? 0, pid: try #require(e["pid"] as? Int), tid: (e["tid"] as? Int) ?? 0,
-                cat: e["cat"] as? String, id: e["id"] as? String, dur: e["dur"] as? Double, name: try #require(e["name"] as? String))
+                ph: ph, ts: (e["ts"] as? Double) ?? 0, pid: try #require(e["pid"] as? Int),
+                tid: (e["tid"] as? Int) ?? 0,
+                cat: e["cat"] as? String, id: e["id"] as? String, dur: e["dur"] as? Double,
+                name: try #require(e["name"] as? String))
             if ph != "M" {
                 #expect(e["ts"] is NSNumber && event.ts.isFinite && event.ts >= 0, sourceLocation: sourceLocation)
             }
@@ -132,7 +137,9 @@ import Testing
             #expect(a.ts + a.dur! <= b.ts + 1e-6, "\(a.name) overlaps \(b.name)", sourceLocation: sourceLocation)
         }
         let metadata = events.filter { $0.ph == "M" }.map(\.name)
-        #expect(metadata.contains("process_name") && metadata.filter { $0 == "thread_name" }.count == 2, sourceLocation: sourceLocation)
+        #expect(
+            metadata.contains("process_name") && metadata.filter { $0 == "thread_name" }.count == 2,
+            sourceLocation: sourceLocation)
         return events
     }
 

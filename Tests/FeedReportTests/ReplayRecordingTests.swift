@@ -24,7 +24,8 @@ import Testing
         let spans = recording.pages.map { [$0.kind.rawValue, String($0.issued), String($0.answered ?? -1)] }
         #expect(
             spans == [
-                ["init", "0.0", "200.0"], ["more", "200.0", "400.0"], ["more", "500.0", "700.0"], ["more", "1000.0", "1200.0"],
+                ["init", "0.0", "200.0"], ["more", "200.0", "400.0"], ["more", "500.0", "700.0"],
+                ["more", "1000.0", "1200.0"],
             ])
         #expect(recording.pages.allSatisfy { $0.attempt == 1 && $0.failure == nil })
     }

@@ -13,7 +13,8 @@ import Testing
         // A: page size 30; B: page size 60 (Init 60 items, More at 200 → 120 items…).
         let (a, _) = try TinyReplay.run(record: false)
         let (b, _) = try TinyReplay.run(record: false, options: TinyReplay.options(pageSize: 60))
-        let comparison = try ReportComparison(a: try metrics(a, "a.json"), b: try metrics(b, "b.json"), fileA: "a.json", fileB: "b.json")
+        let comparison = try ReportComparison(
+            a: try metrics(a, "a.json"), b: try metrics(b, "b.json"), fileA: "a.json", fileB: "b.json")
         #expect(comparison.settings.first?.key == "page_size")
         #expect(comparison.settings.first?.a == "30" && comparison.settings.first?.b == "60")
         // The prefetch distance defaults to the page size (items:30 against items:60): it differs too.
@@ -43,13 +44,15 @@ import Testing
 
     @Test func noVerdictWhereBetterDependsOnTheQuestion() throws {
         let comparison = try ReportComparison(
-            a: try report(["distance_pt": 100, "frames": 10]), b: try report(["distance_pt": 200, "frames": 20]), fileA: "a", fileB: "b")
+            a: try report(["distance_pt": 100, "frames": 10]), b: try report(["distance_pt": 200, "frames": 20]),
+            fileA: "a", fileB: "b")
         #expect(comparison.rows.allSatisfy { $0.verdict == nil })
     }
 
     @Test func loadReportsCompareLatencyAndThroughput() throws {
         func load(_ p99: Double, _ pps: Double) throws -> ReportMetrics {
-            let json = #"{"settings":{"sessions":8,"pagination":"keyset"},"latency":{"after":{"p99":\#(p99),"count":10}},"pages_per_second":\#(pps),"stopped_early":false}"#
+            let json =
+                #"{"settings":{"sessions":8,"pagination":"keyset"},"latency":{"after":{"p99":\#(p99),"count":10}},"pages_per_second":\#(pps),"stopped_early":false}"#
             return try ReportMetrics(json: Data(json.utf8), file: "load.json")
         }
         let comparison = try ReportComparison(a: try load(2, 1000), b: try load(1, 1500), fileA: "a", fileB: "b")

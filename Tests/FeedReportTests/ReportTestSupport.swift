@@ -31,7 +31,8 @@ enum TinyReplay {
     }
 
     static let trace = Trace(
-        header: TraceHeader(version: 1, viewport: Size(width: 300, height: 600), screenScale: 1, refreshRate: 60, source: "tiny"),
+        header: TraceHeader(
+            version: 1, viewport: Size(width: 300, height: 600), screenScale: 1, refreshRate: 60, source: "tiny"),
         events: [
             TraceEvent(t: 500, .offset(Point(x: 0, y: 900))),
             TraceEvent(t: 1000, .offset(Point(x: 0, y: 2400))),
@@ -45,7 +46,8 @@ enum TinyReplay {
     }
 
     /// Runs the replay; with `record`, a ``ReplayRecording`` is attached.
-    static func run(record: Bool = true, options: ReplayOptions = options()) throws -> (ReplayReport, ReplayRecording?) {
+    static func run(record: Bool = true, options: ReplayOptions = options()) throws -> (ReplayReport, ReplayRecording?)
+    {
         let layout = try LayoutConfiguration(kind: .grid, columns: 3).makeLayout()
         let session = try ReplaySession(
             trace: trace, layout: layout, layoutDescription: "grid columns=3", backend: MemoryBackend(items: items),

@@ -24,12 +24,13 @@ import Testing
 
     /// Brute force: a point is on the frontier when no other point is ≤ in both and < in one.
     func bruteForceFrontier(_ points: [(cost: Double, harm: Double)]) -> Set<Int> {
-        Set(points.indices.filter { i in
-            !points.indices.contains { j in
-                j != i && points[j].cost <= points[i].cost && points[j].harm <= points[i].harm
-                    && (points[j].cost < points[i].cost || points[j].harm < points[i].harm)
-            }
-        })
+        Set(
+            points.indices.filter { i in
+                !points.indices.contains { j in
+                    j != i && points[j].cost <= points[i].cost && points[j].harm <= points[i].harm
+                        && (points[j].cost < points[i].cost || points[j].harm < points[i].harm)
+                }
+            })
     }
 
     @Test func frontierMatchesBruteForceOnRandomPoints() {
@@ -68,16 +69,24 @@ import Testing
         func row(_ c: Int, _ trace: String, requests: Int, p95: Double) -> SweepRow {
             SweepRow(
                 combination: c, trace: trace, settings: ["\(c)"],
-                figures: SweepFigures(requests: requests, rowsFetched: 0, blankMean: 0, blankP95: p95, hitchRatio: 0, timeToFirstContentMs: nil),
+                figures: SweepFigures(
+                    requests: requests, rowsFetched: 0, blankMean: 0, blankP95: p95, hitchRatio: 0,
+                    timeToFirstContentMs: nil),
                 isCurrent: c == 0)
         }
         // Trace a: (10, 0.5) (20, 0.1) (30, 0.3) → frontier 0, 1. Trace b alone: its single row is on its own frontier.
         let report = SweepReport(
             axes: [Sweep.Axis(option: "page-size", values: ["1", "2", "3"])],
-            rows: [row(0, "a", requests: 10, p95: 0.5), row(1, "a", requests: 20, p95: 0.1), row(2, "a", requests: 30, p95: 0.3), row(0, "b", requests: 99, p95: 0.9)],
+            rows: [
+                row(0, "a", requests: 10, p95: 0.5), row(1, "a", requests: 20, p95: 0.1),
+                row(2, "a", requests: 30, p95: 0.3), row(0, "b", requests: 99, p95: 0.9),
+            ],
             cost: .requests, harm: .blankP95)
         #expect(report.rows.map(\.onFrontier) == [true, true, false, true])
-        #expect(report.csv.split(separator: "\n").first == "trace,page-size,requests,rows_fetched,blank_mean,blank_p95,hitch_ratio_ms_per_s,ttfc_ms,frontier,current")
+        #expect(
+            report.csv.split(separator: "\n").first
+                == "trace,page-size,requests,rows_fetched,blank_mean,blank_p95,hitch_ratio_ms_per_s,ttfc_ms,frontier,current"
+        )
         #expect(report.csv.split(separator: "\n")[1] == "a,0,10,0,0,0.5,0,,1,1")
         #expect(occurrences(of: "class=\"point frontier", in: report.html) == 3)
         #expect(occurrences(of: " current\"", in: report.html) == 2)
@@ -85,7 +94,8 @@ import Testing
     }
 
     @Test func figuresReadTheTimelinesBlankColumn() {
-        let csv = "t_ms,offset_x,offset_y,first_visible,last_visible,loaded_items,blank_fraction,loads_in_flight,frame_cost_ms\n"
+        let csv =
+            "t_ms,offset_x,offset_y,first_visible,last_visible,loaded_items,blank_fraction,loads_in_flight,frame_cost_ms\n"
             + "0,0,0,,,0,1.0000,1,2\n16.667,0,0,0,5,30,0.2500,0,2\n"
         #expect(SweepFigures.blankFractions(timelineCSV: csv) == [1, 0.25])
     }

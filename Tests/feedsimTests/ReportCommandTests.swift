@@ -21,21 +21,32 @@ import Testing
     /// The browser check's tiny feed (100 items of 100 × 100 pt) in a fresh database.
     func tinyDatabase() throws -> (db: String, trace: String) {
         let db = path("tiny.sqlite")
-        #expect(run(["import", "--db", db, "--feed", "home", RealData.packageFile("Tests/browser/tiny-items.jsonl").path]) == 0)
+        #expect(
+            run(["import", "--db", db, "--feed", "home", RealData.packageFile("Tests/browser/tiny-items.jsonl").path])
+                == 0)
         return (db, RealData.packageFile("Tests/browser/tiny-trace.jsonl").path)
     }
 
     func tinyReplay(_ db: String, _ trace: String) -> [String] {
-        ["replay", "--db", db, "--trace", trace, "--kind", "grid", "--columns", "3", "--latency", "fixed:200", "--initial-pages", "1"]
+        [
+            "replay", "--db", db, "--trace", trace, "--kind", "grid", "--columns", "3", "--latency", "fixed:200",
+            "--initial-pages", "1",
+        ]
     }
 
     @Test func replayWritesTheSameHTMLAndPerfettoBytesTwice() throws {
         let (db, trace) = try tinyDatabase()
-        #expect(run(tinyReplay(db, trace) + ["--page-size", "30", "--html", path("a.html"), "--perfetto", path("a.json")]) == 0)
-        #expect(run(tinyReplay(db, trace) + ["--page-size", "30", "--html", path("b.html"), "--perfetto", path("b.json")]) == 0)
+        #expect(
+            run(tinyReplay(db, trace) + ["--page-size", "30", "--html", path("a.html"), "--perfetto", path("a.json")])
+                == 0)
+        #expect(
+            run(tinyReplay(db, trace) + ["--page-size", "30", "--html", path("b.html"), "--perfetto", path("b.json")])
+                == 0)
         let a = try Data(contentsOf: URL(fileURLWithPath: path("a.html")))
         #expect(a == (try Data(contentsOf: URL(fileURLWithPath: path("b.html")))))
-        #expect(try Data(contentsOf: URL(fileURLWithPath: path("a.json"))) == Data(contentsOf: URL(fileURLWithPath: path("b.json"))))
+        #expect(
+            try Data(contentsOf: URL(fileURLWithPath: path("a.json")))
+                == Data(contentsOf: URL(fileURLWithPath: path("b.json"))))
         #expect(String(decoding: a, as: UTF8.self).contains("data-series=\"offset\" data-points=\"91\""))
     }
 
@@ -78,7 +89,9 @@ import Testing
         #expect(run(common + ["--jobs", "3", "--csv", path("3.csv"), "--html", path("3.html")]) == 0)
         let one = try String(contentsOfFile: path("1.csv"), encoding: .utf8)
         #expect(one == (try String(contentsOfFile: path("3.csv"), encoding: .utf8)))
-        #expect(try Data(contentsOf: URL(fileURLWithPath: path("1.html"))) == Data(contentsOf: URL(fileURLWithPath: path("3.html"))))
+        #expect(
+            try Data(contentsOf: URL(fileURLWithPath: path("1.html")))
+                == Data(contentsOf: URL(fileURLWithPath: path("3.html"))))
         // A header and 2 × 2 × 2 rows, first axis slowest.
         let lines = one.split(separator: "\n")
         #expect(lines.count == 9)

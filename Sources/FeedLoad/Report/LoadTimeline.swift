@@ -36,7 +36,10 @@ public struct LoadSecond: Codable, Hashable, Sendable {
     public var timeToFirstContentP50Ms: Double?
 
     /// The interval between snapshots `a` (earlier) and `b`.
-    init(from a: SchedulerResult, to b: SchedulerResult, writersA: LoadMetrics?, writersB: LoadMetrics?, stage: String? = nil) {
+    init(
+        from a: SchedulerResult, to b: SchedulerResult, writersA: LoadMetrics?, writersB: LoadMetrics?,
+        stage: String? = nil
+    ) {
         startS = LoadReport.round(a.elapsed.seconds, 3)
         endS = LoadReport.round(b.elapsed.seconds, 3)
         self.stage = stage
@@ -65,7 +68,8 @@ public struct LoadSecond: Codable, Hashable, Sendable {
             replaysFinished > 0
             ? LoadReport.round((b.metrics.blankMeanSum - a.metrics.blankMeanSum) / Double(replaysFinished), 6) : nil
         let ttfc = b.metrics.timeToFirstContent.subtracting(a.metrics.timeToFirstContent)
-        timeToFirstContentP50Ms = ttfc.count > 0 ? LoadReport.round(Double(ttfc.value(atQuantile: 0.5) ?? 0) / 1e6, 3) : nil
+        timeToFirstContentP50Ms =
+            ttfc.count > 0 ? LoadReport.round(Double(ttfc.value(atQuantile: 0.5) ?? 0) / 1e6, 3) : nil
     }
 }
 

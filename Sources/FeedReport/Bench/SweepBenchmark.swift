@@ -63,7 +63,8 @@ public enum SweepBenchmark {
             for prefetch in [5, 20] {
                 for ranges in [RangeConfiguration.uikit, .texture] {
                     var options = ReplayOptions(
-                        controller: FeedController.Configuration(pageSize: pageSize, prefetchDistance: .items(prefetch)),
+                        controller: FeedController.Configuration(
+                            pageSize: pageSize, prefetchDistance: .items(prefetch)),
                         ranges: ranges, latency: .logNormal(median: 120, sigma: 0.5), seed: 1)
                     options.keepTimeline = true
                     runs.append(options)
@@ -84,7 +85,8 @@ public enum SweepBenchmark {
                 let result = try ReplaySession.run(
                     trace: trace, store: store, feed: "home", layout: layout, options: jobs[i], insertPreset: preset)
                 return SweepFigures(
-                    report: result.report, blankFractions: SweepFigures.blankFractions(timelineCSV: result.timelineCSV ?? ""))
+                    report: result.report,
+                    blankFractions: SweepFigures.blankFractions(timelineCSV: result.timelineCSV ?? ""))
             }
             let wall = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
             return (wall, figures, (processCPU() - cpu) / max(wall, 1e-9))

@@ -3,7 +3,8 @@ import Foundation
 
 let benchSweepCommand = Command(
     name: "bench sweep",
-    summary: "Benchmark sweep: 8 combinations on 1 thread against N threads in the same run (the speedup, rows checked equal).",
+    summary:
+        "Benchmark sweep: 8 combinations on 1 thread against N threads in the same run (the speedup, rows checked equal).",
     usage: "bench sweep [--count N] [--duration S] [--jobs N] [--repetitions R] [--json]",
     options: [
         OptionSpec("--count", .value, "N", help: "Items seeded in a temporary database (default 20000)."),

@@ -8,7 +8,9 @@ import Foundation
 private let variableSpecs: [OptionSpec] =
     ReplayOptionsParsing.specs + LayoutOptions.specs + [
         OptionSpec("--feed", .value, "NAME", help: "Feed to replay against (default home)."),
-        OptionSpec("--insert-preset", .value, "NAME", help: "Preset for rows written by the traces' insert events (default mixed)."),
+        OptionSpec(
+            "--insert-preset", .value, "NAME",
+            help: "Preset for rows written by the traces' insert events (default mixed)."),
     ]
 
 /// What a varied option is when the command line does not set it (for "current settings").
@@ -28,13 +30,21 @@ let sweepCommand = Command(
                      [any replay or layout option, fixed for every run]
         """,
     options: [
-        OptionSpec("--db", .value, "PATH", help: "SQLite database made by `feedsim seed` or `feedsim import`; each job opens its own connection."),
+        OptionSpec(
+            "--db", .value, "PATH",
+            help: "SQLite database made by `feedsim seed` or `feedsim import`; each job opens its own connection."),
         OptionSpec("--trace", .repeated, "FILE", help: "A trace to replay (repeat for several)."),
-        OptionSpec("--trace-format", .value, "F", help: "Format of the traces: jsonl (default) | evemu | chrome | touch-csv | rrweb."),
+        OptionSpec(
+            "--trace-format", .value, "F",
+            help: "Format of the traces: jsonl (default) | evemu | chrome | touch-csv | rrweb."),
         OptionSpec(
             "--vary", .repeated, "OPTION=V1,V2",
-            help: "An option of `feedsim replay` and its values (V1|V2 when values hold commas); repeat to combine. Flags take on|off."),
-        OptionSpec("--jobs", .value, "N", help: "Replays run at once (default: the number of cores). Results do not depend on it."),
+            help:
+                "An option of `feedsim replay` and its values (V1|V2 when values hold commas); repeat to combine. Flags take on|off."
+        ),
+        OptionSpec(
+            "--jobs", .value, "N",
+            help: "Replays run at once (default: the number of cores). Results do not depend on it."),
         OptionSpec("--cost", .value, "C", help: "Frontier cost: requests (default) | rows (rows fetched)."),
         OptionSpec("--harm", .value, "H", help: "Frontier harm: blank-p95 (default) | hitch-ratio."),
         OptionSpec("--json", .flag, help: "Print the rows as JSON instead of the table."),
@@ -75,7 +85,8 @@ let sweepCommand = Command(
                 trace: trace, store: store, feed: run.feed, layout: run.layout, options: run.options,
                 insertPreset: run.insertPreset)
             return SweepFigures(
-                report: result.report, blankFractions: SweepFigures.blankFractions(timelineCSV: result.timelineCSV ?? ""))
+                report: result.report,
+                blankFractions: SweepFigures.blankFractions(timelineCSV: result.timelineCSV ?? ""))
         }
         let rows = figures.enumerated().map { job, figures in
             let combination = job / traces.count
@@ -110,7 +121,8 @@ struct SweepPlan {
         for axis in axes {
             guard byName["--" + axis.option] != nil else {
                 throw UsageError(
-                    "--vary: unknown option '\(axis.option)' (any option of `feedsim replay --help` but --db, --trace and outputs)")
+                    "--vary: unknown option '\(axis.option)' (any option of `feedsim replay --help` but --db, --trace and outputs)"
+                )
             }
         }
         // The fixed options of the command line, as tokens for each combination's own parse.
@@ -155,7 +167,8 @@ struct SweepPlan {
                     Run(
                         values: combination.map(\.value), options: withTimeline,
                         layout: try LayoutOptions.configuration(from: parsed, defaultKind: .grid),
-                        feed: parsed.value("--feed") ?? "home", insertPreset: try Preset.named(parsed.value("--insert-preset") ?? "mixed"),
+                        feed: parsed.value("--feed") ?? "home",
+                        insertPreset: try Preset.named(parsed.value("--insert-preset") ?? "mixed"),
                         isCurrent: isCurrent))
             } catch let failure as CommandFailure {
                 throw UsageError("--vary (\(label)): \(failure.message)")
