@@ -95,8 +95,11 @@ import Testing
     func validate(_ text: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> [Event] {
         let root = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
         let raw = try #require(root["traceEvents"] as? [[String: Any]])
+        // The phases of Chrome DevTools' trace model (chrome-devtools-frontend, models/trace/types/TraceEvents.ts,
+        // `enum Phase`), plus the legacy lowercase instant `i` and the context phases `(` `)` of the format document.
         let known: Set<String> = [
-            "B", "E", "X", "i", "I", "C", "b", "n", "e", "s", "t", "f", "P", "O", "N", "D", "M", "R", "c", "(", ")",
+            "B", "E", "X", "I", "i", "C", "b", "n", "e", "T", "S", "F", "p", "s", "t", "f", "P", "N", "O", "D", "M", "V",
+            "v", "R", "c", "(", ")",
         ]
         var events: [Event] = []
         for e in raw {
@@ -151,6 +154,7 @@ import Testing
         #expect(events.filter { $0.ph == "b" && $0.cat == "page" }.count == 4)
         #expect(events.filter { $0.ph == "b" && $0.cat == "rows" }.count == 6)
         #expect(events.filter { $0.ph == "e" }.count == 10)
+        #expect(Set(events.map(\.ph)) == ["M", "X", "C", "b", "e"])
     }
 
     @Test func timesAreMicroseconds() throws {
