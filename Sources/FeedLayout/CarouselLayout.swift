@@ -106,6 +106,17 @@ public final class CarouselLayout: CollectionLayout {
         }
     }
 
+    /// The item whose centre is nearest the viewport's centre at ``contentOffset``: round(x / (w + s))
+    /// clamped to the items (item i is centred at x = i·(w + s), see
+    /// ``targetContentOffset(forProposed:velocity:)``). The index the seed's
+    /// `collectionViewScrollToIndex:` callback reports; `nil` with no items.
+    /// - Complexity: O(1).
+    public var centredIndex: Int? {
+        guard itemCount > 0, pitch > 0, contentOffset.x.isFinite else { return itemCount > 0 ? 0 : nil }
+        let nearest = (contentOffset.x / pitch).rounded()
+        return Int(min(max(nearest, 0), Double(itemCount - 1)))
+    }
+
     /// Centres the item whose centre is nearest the proposed viewport centre, clamped to
     /// `[0, maxContentOffset]`. Item i is centred at offset x = i·(w + s), since
     /// leading + i·(w + s) + w/2 − W/2 = i·(w + s).

@@ -17,11 +17,12 @@ extension CollectionLayout {
         return Point(x: clamp(offset.x, limit.x), y: clamp(offset.y, limit.y))
     }
 
-    /// Every element of the layout: header, every cell in index order, footer.
+    /// Every element of the layout: refresh view, header, every cell in index order, footer.
     /// - Complexity: O(n) — the oracle for tests and the benchmark's baseline, never for a frame.
     public func allAttributes() -> [LayoutAttributes] {
         var result: [LayoutAttributes] = []
-        result.reserveCapacity(itemCount + 2)
+        result.reserveCapacity(itemCount + 3)
+        if let refresh = attributesForSupplementaryView(ofKind: .refresh) { result.append(refresh) }
         if let header = attributesForSupplementaryView(ofKind: .header) { result.append(header) }
         for index in 0..<itemCount {
             if let attributes = attributesForItem(at: index) { result.append(attributes) }

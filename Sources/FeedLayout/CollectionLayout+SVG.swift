@@ -1,7 +1,9 @@
 extension CollectionLayout {
     /// An SVG drawing of the layout for a person to look at: the content area, every element
-    /// (cells labelled with their item index, header and footer shaded, transforms and alpha
-    /// applied) and `viewport` outlined in red.
+    /// (cells labelled with their item index; refresh view, header and footer shaded and labelled,
+    /// a hidden one dashed and faint; transforms and alpha applied) painted in zIndex order
+    /// (lowest first, index order among equals, so the zoomed carousel item is on top), and
+    /// `viewport` outlined in red. The refresh view above the content is inside the drawing.
     ///
     /// Large feeds draw only the region around `viewport` (one viewport of margin on each
     /// side) when the layout has more than `maxElements` items, so the file stays small.
@@ -11,10 +13,13 @@ extension CollectionLayout {
         let content = contentSize
         let region: Rect
         if itemCount <= maxElements {
+            let refresh = attributesForSupplementaryView(ofKind: .refresh)?.frame
+            let minX = min(0, viewport.minX, refresh?.minX ?? 0)
+            let minY = min(0, viewport.minY, refresh?.minY ?? 0)
             region = Rect(
-                x: min(0, viewport.minX), y: min(0, viewport.minY),
-                width: max(content.width, viewport.maxX) - min(0, viewport.minX),
-                height: max(content.height, viewport.maxY) - min(0, viewport.minY))
+                x: minX, y: minY,
+                width: max(content.width, viewport.maxX) - minX,
+                height: max(content.height, viewport.maxY) - minY)
         } else {
             region = Rect(
                 x: viewport.minX - viewport.width, y: viewport.minY - viewport.height,
@@ -32,7 +37,8 @@ extension CollectionLayout {
             """
         svg += "<rect x=\"0\" y=\"0\" width=\"\(n(content.width))\" height=\"\(n(content.height))\" fill=\"#f4f4f4\" stroke=\"#999\"/>\n"
         let elements = itemCount <= maxElements ? allAttributes() : attributesForElements(in: region)
-        for element in elements.sorted(by: { $0.zIndex < $1.zIndex }) {
+        let painted = elements.enumerated().sorted { ($0.element.zIndex, $0.offset) < ($1.element.zIndex, $1.offset) }
+        for element in painted.map(\.element) {
             var frame = element.frame
             let t = element.transform
             if t != .identity {
@@ -43,8 +49,10 @@ extension CollectionLayout {
             let isCell = element.category == .cell
             let fill = isCell ? "#8ab4f8" : "#c8c8c8"
             svg += "<rect x=\"\(n(frame.minX))\" y=\"\(n(frame.minY))\" width=\"\(n(frame.width))\" height=\"\(n(frame.height))\" "
-            svg += "fill=\"\(fill)\" fill-opacity=\"\(n(element.alpha))\" stroke=\"#1a4d99\" stroke-width=\"0.5\"/>\n"
-            let label = isCell ? String(element.indexPath.item) : element.category.name
+            let opacity = element.isHidden ? 0.15 : element.alpha
+            let dash = element.isHidden ? " stroke-dasharray=\"3 3\"" : ""
+            svg += "fill=\"\(fill)\" fill-opacity=\"\(n(opacity))\" stroke=\"#1a4d99\" stroke-width=\"0.5\"\(dash)/>\n"
+            let label = (isCell ? String(element.indexPath.item) : element.category.name) + (element.isHidden ? " (hidden)" : "")
             let size = max(6, min(14, min(frame.width, frame.height) / 3))
             svg += "<text x=\"\(n(frame.midX))\" y=\"\(n(frame.midY))\" font-size=\"\(n(size))\" text-anchor=\"middle\" "
             svg += "dominant-baseline=\"middle\">\(label)</text>\n"

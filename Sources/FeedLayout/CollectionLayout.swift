@@ -27,12 +27,17 @@ public protocol CollectionLayout: AnyObject {
     var contentSize: Size { get }
 
     /// All elements (cells and supplementary views) whose frames intersect `rect` (half-open),
-    /// in index order (header first, footer last).
+    /// in index order (refresh view and header first, footer last).
     func attributesForElements(in rect: Rect) -> [LayoutAttributes]
     /// The cell attributes of item `index`, `nil` if out of range.
     func attributesForItem(at index: Int) -> LayoutAttributes?
-    /// The header or footer attributes, `nil` if the layout has none.
+    /// The refresh, header or footer attributes, `nil` if the layout has none of that kind.
     func attributesForSupplementaryView(ofKind kind: SupplementaryKind) -> LayoutAttributes?
+    /// Shows or hides a supplementary view without moving anything (the load-more footer is
+    /// hidden once the feed has ended): its attributes keep their frame and report `isHidden`.
+    /// Layouts without supplementary views ignore it.
+    /// - Complexity: O(1).
+    func setSupplementaryView(ofKind kind: SupplementaryKind, hidden: Bool)
 
     /// Whether moving the viewport to `newBounds` needs a new layout. An offset-only change
     /// returns `false` unless the layout's attributes depend on the offset (carousel zoom).
@@ -55,6 +60,9 @@ public protocol CollectionLayout: AnyObject {
 }
 
 extension CollectionLayout {
+    /// Layouts without supplementary views have nothing to hide.
+    public func setSupplementaryView(ofKind kind: SupplementaryKind, hidden: Bool) {}
+
     /// Layouts place items from their intrinsic sizes up front unless they say otherwise.
     public var isSelfSizing: Bool { false }
 }

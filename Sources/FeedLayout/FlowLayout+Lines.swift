@@ -41,20 +41,25 @@ extension FlowLayout {
         switch configuration.alignment {
         case .left:
             break
-        case .justified where !isLast:
-            if items.count == 1 {
-                cross += leftover / 2
-            } else {
-                gap = spacing + leftover / Double(items.count - 1)
-            }
         case .justified:
-            let width = extents(items.lowerBound).cross
-            if width > 0, items.allSatisfy({ extents($0).cross == width }) {
-                // A full line of this width holds q items; use its gap so columns line up.
-                let q = Int(((available + spacing) / (width + spacing)).rounded(.down))
-                if q > 1, q > items.count {
-                    gap = (available - Double(q) * width) / Double(q - 1)
+            // PSTCollectionView's rule (see the type's doc comment): the last line counts, after
+            // its own items, as many invisible copies of its last item as still fit, then the
+            // whole count is justified; a count of one is centred.
+            var count = items.count
+            var rest = leftover
+            if isLast {
+                let pitch = spacing + extents(items.upperBound - 1).cross
+                if pitch > 0, leftover > 0 {
+                    // Capped: a zero-width item with a tiny spacing would otherwise count billions.
+                    let extra = min(((leftover + 1e-9) / pitch).rounded(.down), 1e9)
+                    count += Int(extra)
+                    rest = max(0, leftover - extra * pitch)
                 }
+            }
+            if count == 1 {
+                cross += rest / 2
+            } else {
+                gap = spacing + rest / Double(count - 1)
             }
         }
         for index in items {

@@ -5,18 +5,27 @@
 ///  vertical:  ┌──────── header ─────────┐
 ///             │ [0]   [ 1 ]   [2]       │  a full line: justified (leftover spread between items)
 ///             │   [   3 (alone)   ]     │  a lone item in a full line: centred
-///             │ [4] s [5] s [6]         │  the last line: left-aligned
-///             └──────── footer ─────────┘
+///             │ [4]   [5]               │  a partial last line: justified as if completed with
+///             └──────── footer ─────────┘  invisible copies of its last item (lines up with the columns)
 /// ```
-/// The rule implemented for ``FlowAlignment/justified`` (UIKit's observed behaviour; Apple does
-/// not document it — see openradar 20825965 and the widely cited "left aligned flow layout"
-/// answers): a line holds items while the sum of their widths plus the minimum inter-item spacing
-/// between them fits in W − left − right. In every line but the last, the leftover space is
-/// spread evenly between the items, so the first touches the left inset and the last the right
-/// one; a line with a single item centres it. The last line is left-aligned with the minimum
-/// spacing — except that when its items all share one width, it uses the gap a full line of that
-/// width would have, so a uniform grid's last row lines up with the columns above (as UIKit draws
-/// it). ``FlowAlignment/left`` packs every line to the left with the minimum spacing.
+/// The rule implemented for ``FlowAlignment/justified``. Apple documents only that the minimum
+/// inter-item spacing decides how many items fit in a line and that the actual spacing may then
+/// be adjusted upward (developer.apple.com/documentation/uikit/uicollectionviewflowlayout/minimuminteritemspacing);
+/// the placement follows PSTCollectionView (github.com/steipete/PSTCollectionView,
+/// `PSTGridLayoutRow.m`, `layoutRowAndGenerateRectArray:`), the reimplementation written to
+/// match UIKit's drawing, whose flow layout justifies the common and the last row:
+/// - a line holds items while the sum of their widths plus the minimum inter-item spacing
+///   between them fits in W − left − right;
+/// - every line counts q = its items, and the last line (full or partial) adds as many
+///   invisible copies of its last item (width plus spacing each) as still fit: "the last row
+///   should justify as if it is filled with more (invisible) items";
+/// - the leftover after q items is spread over the q − 1 gaps (gap = s + leftover / (q − 1)), so
+///   a full line's first item touches the left inset and its last the right one, and a partial
+///   last line of equal items lines up with the columns above; a full last line is justified
+///   like every other (9 items 100 wide, W 390, insets and spacing 10: x = 10, 145, 280 on
+///   every line);
+/// - when q = 1 (a line holding one item that leaves no room for a second) the item is centred.
+/// ``FlowAlignment/left`` packs every line to the left with the minimum spacing.
 /// Across the line, items are centred (UIKit centres items of different heights in a row); the
 /// line is as tall as its tallest item; lines are `lineSpacing` apart.
 ///
@@ -43,8 +52,11 @@ public final class FlowLayout: CollectionLayout {
     var frames: [Rect] = []
     var lines: [Line] = []
 
+    var supplementary: SupplementaryViews
+
     init(configuration: LayoutConfiguration) {
         self.configuration = configuration
+        supplementary = SupplementaryViews(configuration)
     }
 
     public var itemCount: Int { frames.count }
@@ -129,10 +141,8 @@ public final class FlowLayout: CollectionLayout {
 
     /// - Complexity: O(log lines + items in the intersecting lines).
     public func attributesForElements(in rect: Rect) -> [LayoutAttributes] {
-        var result: [LayoutAttributes] = []
-        if let header = attributesForSupplementaryView(ofKind: .header), header.frame.intersects(rect) {
-            result.append(header)
-        }
+        let content = contentSize
+        var result = supplementary.leading(in: rect, viewport: viewport, contentSize: content)
         if !lines.isEmpty, !rect.isEmpty {
             let low = isVertical ? rect.minY : rect.minX
             let high = isVertical ? rect.maxY : rect.maxX
@@ -146,9 +156,7 @@ public final class FlowLayout: CollectionLayout {
                 line += 1
             }
         }
-        if let footer = attributesForSupplementaryView(ofKind: .footer), footer.frame.intersects(rect) {
-            result.append(footer)
-        }
+        if let footer = supplementary.trailing(in: rect, viewport: viewport, contentSize: content) { result.append(footer) }
         return result
     }
 
@@ -158,10 +166,11 @@ public final class FlowLayout: CollectionLayout {
     }
 
     public func attributesForSupplementaryView(ofKind kind: SupplementaryKind) -> LayoutAttributes? {
-        let extent = kind == .header ? configuration.headerHeight : configuration.footerHeight
-        let position = kind == .header ? 0 : (isVertical ? contentSize.height : contentSize.width) - extent
-        return supplementaryAttributes(
-            kind, frame: frame(cross: 0, main: position, crossExtent: viewportCross, mainExtent: extent))
+        supplementary.attributes(kind, viewport: viewport, contentSize: contentSize)
+    }
+
+    public func setSupplementaryView(ofKind kind: SupplementaryKind, hidden: Bool) {
+        if hidden { supplementary.hidden.insert(kind) } else { supplementary.hidden.remove(kind) }
     }
 
     /// True when the extent across the scroll axis changes (width for vertical scrolling).

@@ -14,7 +14,9 @@
 /// Item i: row r = i / C, column c = i % C;
 /// x = left + c·(w + s), y = H + top + r·(h + lineSpacing). With no item size, items are
 /// square: w = h = (W − left − right − (C − 1)·s) / C.
-/// Content height = H + top + rows·h + (rows − 1)·lineSpacing + bottom (no rows: H + top + bottom).
+/// Content height = H + top + rows·h + (rows − 1)·lineSpacing + bottom + F (no rows: H + top +
+/// bottom + F), F the footer (load-more view); an optional refresh view sits above y = 0
+/// (see `SupplementaryViews`).
 ///
 /// Every frame is arithmetic on the index, so `prepend`, `append` and `removeFirst/Last` only
 /// change the count: O(1).
@@ -23,9 +25,11 @@ public final class GridLayout: CollectionLayout {
     public private(set) var itemCount = 0
     public private(set) var viewport = Size.zero
     private var itemSize = Size.zero
+    private var supplementary: SupplementaryViews
 
     init(configuration: LayoutConfiguration) {
         self.configuration = configuration
+        supplementary = SupplementaryViews(configuration)
     }
 
     private var columns: Int { configuration.columns }
@@ -72,7 +76,7 @@ public final class GridLayout: CollectionLayout {
     public var contentSize: Size {
         let rows = rowCount
         let body = rows == 0 ? 0 : Double(rows) * itemSize.height + Double(rows - 1) * lineSpacing
-        return Size(width: viewport.width, height: firstRowY + body + insets.bottom)
+        return Size(width: viewport.width, height: firstRowY + body + insets.bottom + configuration.footerHeight)
     }
 
     private func frame(row: Int, column: Int) -> Rect {
@@ -82,16 +86,13 @@ public final class GridLayout: CollectionLayout {
             width: itemSize.width, height: itemSize.height)
     }
 
-    private var headerFrame: Rect { Rect(x: 0, y: 0, width: viewport.width, height: headerHeight) }
-
     /// - Complexity: O(k + rows·2 + columns·2) for k returned elements: the candidate rows and
     ///   columns come from division, then each candidate gets the exact half-open test.
     public func attributesForElements(in rect: Rect) -> [LayoutAttributes] {
-        var result: [LayoutAttributes] = []
-        if let header = attributesForSupplementaryView(ofKind: .header), header.frame.intersects(rect) {
-            result.append(header)
-        }
-        guard itemCount > 0, !rect.isEmpty else { return result }
+        let content = contentSize
+        var result = supplementary.leading(in: rect, viewport: viewport, contentSize: content)
+        let footer = supplementary.trailing(in: rect, viewport: viewport, contentSize: content)
+        guard itemCount > 0, !rect.isEmpty else { return result + (footer.map { [$0] } ?? []) }
         let rows = periodicCandidates(
             start: firstRowY, pitch: itemSize.height + lineSpacing, length: itemSize.height,
             count: rowCount, low: rect.minY, high: rect.maxY)
@@ -99,7 +100,7 @@ public final class GridLayout: CollectionLayout {
             start: insets.left, pitch: itemSize.width + spacing, length: itemSize.width,
             count: min(columns, itemCount), low: rect.minX, high: rect.maxX)
         // Sized up front: growing the array element by element copied it several times per query.
-        result.reserveCapacity(result.count + rows.count * cols.count)
+        result.reserveCapacity(result.count + rows.count * cols.count + 1)
         for row in rows {
             for column in cols {
                 let index = row * columns + column
@@ -108,6 +109,7 @@ public final class GridLayout: CollectionLayout {
                 if frame.intersects(rect) { result.append(cellAttributes(index, frame)) }
             }
         }
+        if let footer { result.append(footer) }
         return result
     }
 
@@ -118,7 +120,11 @@ public final class GridLayout: CollectionLayout {
     }
 
     public func attributesForSupplementaryView(ofKind kind: SupplementaryKind) -> LayoutAttributes? {
-        kind == .header && viewport.width > 0 ? supplementaryAttributes(.header, frame: headerFrame) : nil
+        supplementary.attributes(kind, viewport: viewport, contentSize: contentSize)
+    }
+
+    public func setSupplementaryView(ofKind kind: SupplementaryKind, hidden: Bool) {
+        if hidden { supplementary.hidden.insert(kind) } else { supplementary.hidden.remove(kind) }
     }
 
     /// True only when the width changes (a vertical grid does not depend on the height or offset).

@@ -12,9 +12,25 @@ public struct IndexPath: Hashable, Sendable, Codable, Comparable {
 }
 
 /// The kind of a supplementary view.
-public enum SupplementaryKind: String, Hashable, Sendable, Codable {
+public enum SupplementaryKind: String, CaseIterable, Hashable, Sendable, Codable {
+    /// The pull-to-refresh view above the content (`UIRefreshControl`'s place).
+    case refresh
+    /// The section header, at the content's start.
     case header
+    /// The section footer at the content's end: the load-more view of a feed.
     case footer
+
+    /// The element kind string, as `UICollectionView.elementKindSectionHeader` and
+    /// `elementKindSectionFooter` spell it (their values are `UICollectionElementKindSectionHeader`
+    /// and `UICollectionElementKindSectionFooter`); the refresh view, which UIKit draws with a
+    /// `UIRefreshControl` rather than a supplementary view, is `FeedSimElementKindRefresh`.
+    public var elementKind: String {
+        switch self {
+        case .refresh: return "FeedSimElementKindRefresh"
+        case .header: return "UICollectionElementKindSectionHeader"
+        case .footer: return "UICollectionElementKindSectionFooter"
+        }
+    }
 }
 
 /// What an element is, as `UICollectionView.ElementCategory`.
@@ -23,12 +39,31 @@ public enum ElementCategory: Hashable, Sendable, Codable {
     case supplementary(SupplementaryKind)
     case decoration(String)
 
-    /// Text form for reports: `cell`, `header`, `footer`, `decoration:<kind>`.
+    /// Text form for reports: `cell`, `refresh`, `header`, `footer`, `decoration:<kind>`.
     public var name: String {
         switch self {
         case .cell: return "cell"
         case .supplementary(let kind): return kind.rawValue
         case .decoration(let kind): return "decoration:\(kind)"
+        }
+    }
+
+    /// `UICollectionView.ElementCategory`'s case name: `cell`, `supplementary` or `decoration`.
+    public var categoryName: String {
+        switch self {
+        case .cell: return "cell"
+        case .supplementary: return "supplementary"
+        case .decoration: return "decoration"
+        }
+    }
+
+    /// The element kind of a supplementary or decoration view (``SupplementaryKind/elementKind``),
+    /// `nil` for a cell.
+    public var elementKind: String? {
+        switch self {
+        case .cell: return nil
+        case .supplementary(let kind): return kind.elementKind
+        case .decoration(let kind): return kind
         }
     }
 }

@@ -3,9 +3,37 @@ public enum LayoutKind: String, CaseIterable, Codable, Hashable, Sendable {
     case grid, flow, mosaic, carousel, strip, waterfall, list
 }
 
+extension LayoutKind {
+    /// The parameters this kind reads, spelled as the CLI options without `--` (`columns`,
+    /// `item-size`, ...), in the order `--help` lists them. A parameter missing here is ignored
+    /// by the layout, so the CLI refuses it rather than drop it silently.
+    public var parameters: [String] {
+        switch self {
+        case .grid:
+            return ["columns", "item-size", "spacing", "line-spacing", "insets", "header-height", "footer-height", "refresh-height"]
+        case .flow:
+            return [
+                "item-size", "spacing", "line-spacing", "insets", "header-height", "footer-height", "refresh-height",
+                "direction", "alignment",
+            ]
+        case .mosaic:
+            return ["spacing", "insets", "header-height", "footer-height", "refresh-height", "big-height"]
+        case .carousel:
+            return ["item-size", "spacing", "zoom", "fade"]
+        case .strip:
+            return []
+        case .waterfall:
+            return ["columns", "spacing", "line-spacing", "insets", "header-height", "footer-height", "refresh-height"]
+        case .list:
+            return ["spacing", "insets", "header-height", "footer-height", "refresh-height", "estimated-height"]
+        }
+    }
+}
+
 /// How a flow layout spreads the leftover space of a line (see ``FlowLayout``).
 public enum FlowAlignment: String, CaseIterable, Codable, Hashable, Sendable {
-    /// UIKit's rule: full lines justified, a lone item centred, the last line left-aligned.
+    /// UIKit's rule: every line justified (the last as if completed with copies of its last
+    /// item), a line holding one item centred.
     case justified
     /// Every line packed to the leading edge with the minimum inter-item spacing.
     case left
@@ -13,18 +41,24 @@ public enum FlowAlignment: String, CaseIterable, Codable, Hashable, Sendable {
 
 /// One layout's kind and parameters: what the CLI, the replay harness and the tests share.
 ///
-/// Parameters a kind does not use are ignored. Lengths are points. Build the layout with
+/// Parameters a kind does not use are ignored here; the CLI refuses them (``LayoutKind/parameters``).
+/// Lengths are points. Build the layout with
 /// ``makeLayout()``; the viewport comes later, in `prepare(sizes:viewport:)`.
 ///
 /// | kind | uses |
 /// |---|---|
-/// | grid | columns, itemSize (nil: square from the width), spacing, lineSpacing, insets, headerHeight |
-/// | flow | itemSize (nil: intrinsic sizes), spacing, lineSpacing, insets, headerHeight, footerHeight, direction, alignment |
-/// | mosaic | spacing, bigHeight, insets |
+/// | grid | columns, itemSize (nil: square from the width), spacing, lineSpacing, insets, headerHeight, footerHeight, refreshHeight |
+/// | flow | itemSize (nil: intrinsic sizes), spacing, lineSpacing, insets, headerHeight, footerHeight, refreshHeight, direction, alignment |
+/// | mosaic | spacing, bigHeight, insets, headerHeight, footerHeight, refreshHeight |
 /// | carousel | itemSize, spacing, zoom, fade |
 /// | strip | — (squares from the viewport) |
-/// | waterfall | columns, spacing, lineSpacing, insets, headerHeight |
-/// | list | spacing (between rows), insets, headerHeight, footerHeight, estimatedHeight |
+/// | waterfall | columns, spacing, lineSpacing, insets, headerHeight, footerHeight, refreshHeight |
+/// | list | spacing (between rows), insets, headerHeight, footerHeight, refreshHeight, estimatedHeight |
+///
+/// Supplementary views along the scroll axis: the refresh view in `[−refreshHeight, 0)`, above
+/// the content where `UIRefreshControl` sits (seen while pulled, or while a Refresh holds the
+/// content inset open); the header at the content's start; the footer (the load-more view) at
+/// its end.
 public struct LayoutConfiguration: Codable, Hashable, Sendable {
     public var kind: LayoutKind
     /// Columns of a grid or waterfall, ≥ 1.
@@ -38,8 +72,11 @@ public struct LayoutConfiguration: Codable, Hashable, Sendable {
     public var insets: EdgeInsets
     /// Header extent along the scroll axis, points; 0 means no header.
     public var headerHeight: Double
-    /// Footer extent along the scroll axis, points; 0 means no footer.
+    /// Footer (load-more view) extent along the scroll axis, points; 0 means no footer.
     public var footerHeight: Double
+    /// Refresh view extent along the scroll axis, points, placed before the content (negative
+    /// coordinates); 0 means no refresh view.
+    public var refreshHeight: Double
     /// Mosaic big-item height B, points.
     public var bigHeight: Double
     /// Carousel zoom: the centred item is scaled by 1 + zoom.
@@ -56,7 +93,7 @@ public struct LayoutConfiguration: Codable, Hashable, Sendable {
         lineSpacing: Double? = nil, insets: EdgeInsets = .zero, headerHeight: Double = 0,
         footerHeight: Double = 0, bigHeight: Double = 200, zoom: Double = 0, fade: Bool = false,
         direction: ScrollAxis = .vertical, alignment: FlowAlignment = .justified,
-        estimatedHeight: Double? = nil
+        estimatedHeight: Double? = nil, refreshHeight: Double = 0
     ) {
         self.kind = kind
         self.columns = columns
@@ -72,6 +109,7 @@ public struct LayoutConfiguration: Codable, Hashable, Sendable {
         self.direction = direction
         self.alignment = alignment
         self.estimatedHeight = estimatedHeight
+        self.refreshHeight = refreshHeight
     }
 
     /// `lineSpacing`, or `spacing` when it is not set.
@@ -90,6 +128,7 @@ public struct LayoutConfiguration: Codable, Hashable, Sendable {
         try Check.nonNegative(resolvedLineSpacing, "line-spacing")
         try Check.nonNegative(headerHeight, "header-height")
         try Check.nonNegative(footerHeight, "footer-height")
+        try Check.nonNegative(refreshHeight, "refresh-height")
         try Check.insets(insets)
         if let itemSize { try Check.positive(itemSize, "item-size") }
         switch kind {
@@ -223,6 +262,8 @@ extension LayoutConfiguration {
         if insets != defaults.insets { parts.append("insets=\(insets.top),\(insets.left),\(insets.bottom),\(insets.right)") }
         if kind == .mosaic, bigHeight != defaults.bigHeight { parts.append("big-height=\(bigHeight)") }
         if headerHeight != 0 { parts.append("header-height=\(headerHeight)") }
+        if footerHeight != 0 { parts.append("footer-height=\(footerHeight)") }
+        if refreshHeight != 0 { parts.append("refresh-height=\(refreshHeight)") }
         return parts.joined(separator: " ")
     }
 }

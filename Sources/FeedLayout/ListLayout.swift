@@ -25,8 +25,11 @@ public final class ListLayout: CollectionLayout {
     public private(set) var viewport = Size.zero
     var storage = ListStorage()
 
+    var supplementary: SupplementaryViews
+
     init(configuration: LayoutConfiguration) {
         self.configuration = configuration
+        supplementary = SupplementaryViews(configuration)
     }
 
     var insets: EdgeInsets { configuration.insets }
@@ -81,7 +84,6 @@ public final class ListLayout: CollectionLayout {
             height: firstRowY + rows + insets.bottom + configuration.footerHeight)
     }
 
-    private var footerY: Double { contentSize.height - configuration.footerHeight }
 
     func frame(_ index: Int) -> Rect {
         Rect(x: insets.left, y: firstRowY + storage.top(index), width: rowWidth, height: storage.height(index))
@@ -91,10 +93,8 @@ public final class ListLayout: CollectionLayout {
     ///   the cached tops); after a measurement, the first query also recomputes tops from the
     ///   measured row down to the rect.
     public func attributesForElements(in rect: Rect) -> [LayoutAttributes] {
-        var result: [LayoutAttributes] = []
-        if let header = attributesForSupplementaryView(ofKind: .header), header.frame.intersects(rect) {
-            result.append(header)
-        }
+        let content = contentSize
+        var result = supplementary.leading(in: rect, viewport: viewport, contentSize: content)
         if storage.count > 0, !rect.isEmpty {
             let limit = rect.maxY - firstRowY
             storage.validate(whileTopBelow: limit, spacing: spacing)
@@ -108,9 +108,7 @@ public final class ListLayout: CollectionLayout {
                 index += 1
             }
         }
-        if let footer = attributesForSupplementaryView(ofKind: .footer), footer.frame.intersects(rect) {
-            result.append(footer)
-        }
+        if let footer = supplementary.trailing(in: rect, viewport: viewport, contentSize: content) { result.append(footer) }
         return result
     }
 
@@ -122,14 +120,11 @@ public final class ListLayout: CollectionLayout {
     }
 
     public func attributesForSupplementaryView(ofKind kind: SupplementaryKind) -> LayoutAttributes? {
-        switch kind {
-        case .header:
-            return supplementaryAttributes(
-                .header, frame: Rect(x: 0, y: 0, width: viewport.width, height: configuration.headerHeight))
-        case .footer:
-            return supplementaryAttributes(
-                .footer, frame: Rect(x: 0, y: footerY, width: viewport.width, height: configuration.footerHeight))
-        }
+        supplementary.attributes(kind, viewport: viewport, contentSize: contentSize)
+    }
+
+    public func setSupplementaryView(ofKind kind: SupplementaryKind, hidden: Bool) {
+        if hidden { supplementary.hidden.insert(kind) } else { supplementary.hidden.remove(kind) }
     }
 
     /// True only when the width changes; heights do not depend on the width.

@@ -17,9 +17,11 @@
 ///  │    4     │ h │          │
 ///  └──────────┘   └──────────┘
 /// ```
+/// Groups start at g₀ = H + top (H the header); an optional refresh view sits above y = 0 and
+/// a footer (load-more view) F below the bottom inset (see `SupplementaryViews`).
 /// Frames (x₀ = left, x₁ = left + w + s): 0 = (x₀, g, w, B); 1 = (x₁, g, w, h);
 /// 2 = (x₁, g + h + s, w, h); 3 = (x₀, g + B + s, w, h); 4 = (x₀, g + B + 2s + h, w, h);
-/// 5 = (x₁, g + B + s, w, B). Content height = bottom of the lowest frame + bottom inset.
+/// 5 = (x₁, g + B + s, w, B). Content height = bottom of the lowest frame + bottom inset + F.
 ///
 /// Every frame is arithmetic on the index: any item or rect costs the same at 100 or 10⁷ items,
 /// and `prepend`, `append` and `removeFirst/Last` only change the count.
@@ -28,9 +30,11 @@ public final class MosaicLayout: CollectionLayout {
     public private(set) var itemCount = 0
     public private(set) var viewport = Size.zero
     private var columnWidth = 0.0
+    private var supplementary: SupplementaryViews
 
     init(configuration: LayoutConfiguration) {
         self.configuration = configuration
+        supplementary = SupplementaryViews(configuration)
     }
 
     private var insets: EdgeInsets { configuration.insets }
@@ -40,6 +44,8 @@ public final class MosaicLayout: CollectionLayout {
     private var groupPitch: Double { 2 * big + 2 * s }
     /// A group's own extent, first frame top to lowest frame bottom: 2B + s.
     private var groupExtent: Double { 2 * big + s }
+    /// Top of the first group: header H + top inset.
+    private var firstGroupY: Double { configuration.headerHeight + insets.top }
 
     /// - Throws: ``LayoutError`` for an empty viewport, bad sizes, or insets/spacing leaving no room.
     /// - Complexity: O(n) to validate the sizes (which the mosaic otherwise ignores).
@@ -61,7 +67,7 @@ public final class MosaicLayout: CollectionLayout {
 
     /// Frame of slot `slot` (0...5) in group `group`.
     private func frame(group: Int, slot: Int) -> Rect {
-        let g = insets.top + Double(group) * groupPitch
+        let g = firstGroupY + Double(group) * groupPitch
         let x0 = insets.left
         let x1 = insets.left + columnWidth + s
         let w = columnWidth
@@ -77,29 +83,34 @@ public final class MosaicLayout: CollectionLayout {
 
     /// - Complexity: O(1): the lowest frame is among the last group's at most six items.
     public var contentSize: Size {
-        guard itemCount > 0 else { return Size(width: viewport.width, height: insets.top + insets.bottom) }
+        let footer = configuration.footerHeight
+        guard itemCount > 0 else { return Size(width: viewport.width, height: firstGroupY + insets.bottom + footer) }
         let lastGroup = (itemCount - 1) / 6
         let lastSlot = (itemCount - 1) % 6
         var bottom = 0.0
         for slot in 0...lastSlot { bottom = max(bottom, frame(group: lastGroup, slot: slot).maxY) }
-        return Size(width: viewport.width, height: bottom + insets.bottom)
+        return Size(width: viewport.width, height: bottom + insets.bottom + footer)
     }
 
     /// - Complexity: O(k + 12): candidate groups by division, then the exact test on their frames.
     public func attributesForElements(in rect: Rect) -> [LayoutAttributes] {
-        guard itemCount > 0, !rect.isEmpty else { return [] }
-        let groups = periodicCandidates(
-            start: insets.top, pitch: groupPitch, length: groupExtent,
-            count: (itemCount + 5) / 6, low: rect.minY, high: rect.maxY)
-        var result: [LayoutAttributes] = []
-        for group in groups {
-            for slot in 0..<6 {
-                let index = group * 6 + slot
-                guard index < itemCount else { break }
-                let frame = frame(group: group, slot: slot)
-                if frame.intersects(rect) { result.append(cellAttributes(index, frame)) }
+        let content = contentSize
+        var result = supplementary.leading(in: rect, viewport: viewport, contentSize: content)
+        let footer = supplementary.trailing(in: rect, viewport: viewport, contentSize: content)
+        if itemCount > 0, !rect.isEmpty {
+            let groups = periodicCandidates(
+                start: firstGroupY, pitch: groupPitch, length: groupExtent,
+                count: (itemCount + 5) / 6, low: rect.minY, high: rect.maxY)
+            for group in groups {
+                for slot in 0..<6 {
+                    let index = group * 6 + slot
+                    guard index < itemCount else { break }
+                    let frame = frame(group: group, slot: slot)
+                    if frame.intersects(rect) { result.append(cellAttributes(index, frame)) }
+                }
             }
         }
+        if let footer { result.append(footer) }
         return result
     }
 
@@ -109,8 +120,13 @@ public final class MosaicLayout: CollectionLayout {
         return cellAttributes(index, frame(group: index / 6, slot: index % 6))
     }
 
-    /// The mosaic has no header or footer.
-    public func attributesForSupplementaryView(ofKind kind: SupplementaryKind) -> LayoutAttributes? { nil }
+    public func attributesForSupplementaryView(ofKind kind: SupplementaryKind) -> LayoutAttributes? {
+        supplementary.attributes(kind, viewport: viewport, contentSize: contentSize)
+    }
+
+    public func setSupplementaryView(ofKind kind: SupplementaryKind, hidden: Bool) {
+        if hidden { supplementary.hidden.insert(kind) } else { supplementary.hidden.remove(kind) }
+    }
 
     public func shouldInvalidateLayout(forBoundsChange newBounds: Rect) -> Bool {
         newBounds.width != viewport.width

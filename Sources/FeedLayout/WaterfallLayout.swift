@@ -25,9 +25,11 @@ public final class WaterfallLayout: CollectionLayout {
     private var columnItems: [[Int]] = []
     private var columnBottoms: [Double] = []
     private var columnWidth = 0.0
+    private var supplementary: SupplementaryViews
 
     init(configuration: LayoutConfiguration) {
         self.configuration = configuration
+        supplementary = SupplementaryViews(configuration)
     }
 
     public var itemCount: Int { frames.count }
@@ -114,16 +116,15 @@ public final class WaterfallLayout: CollectionLayout {
 
     public var contentSize: Size {
         let lowest = columnBottoms.max() ?? firstRowY
-        return Size(width: viewport.width, height: lowest + insets.bottom)
+        return Size(width: viewport.width, height: lowest + insets.bottom + configuration.footerHeight)
     }
 
     /// - Complexity: O(C·log n + k·log k).
     public func attributesForElements(in rect: Rect) -> [LayoutAttributes] {
-        var result: [LayoutAttributes] = []
-        if let header = attributesForSupplementaryView(ofKind: .header), header.frame.intersects(rect) {
-            result.append(header)
-        }
-        guard !frames.isEmpty, !rect.isEmpty else { return result }
+        let content = contentSize
+        var result = supplementary.leading(in: rect, viewport: viewport, contentSize: content)
+        let footer = supplementary.trailing(in: rect, viewport: viewport, contentSize: content)
+        guard !frames.isEmpty, !rect.isEmpty else { return result + (footer.map { [$0] } ?? []) }
         var hits: [Int] = []
         for items in columnItems {
             guard let first = items.first, let last = items.last else { continue }
@@ -136,6 +137,7 @@ public final class WaterfallLayout: CollectionLayout {
         }
         hits.sort()
         for index in hits { result.append(cellAttributes(index, frames[index])) }
+        if let footer { result.append(footer) }
         return result
     }
 
@@ -145,9 +147,11 @@ public final class WaterfallLayout: CollectionLayout {
     }
 
     public func attributesForSupplementaryView(ofKind kind: SupplementaryKind) -> LayoutAttributes? {
-        guard kind == .header else { return nil }
-        return supplementaryAttributes(
-            .header, frame: Rect(x: 0, y: 0, width: viewport.width, height: configuration.headerHeight))
+        supplementary.attributes(kind, viewport: viewport, contentSize: contentSize)
+    }
+
+    public func setSupplementaryView(ofKind kind: SupplementaryKind, hidden: Bool) {
+        if hidden { supplementary.hidden.insert(kind) } else { supplementary.hidden.remove(kind) }
     }
 
     public func shouldInvalidateLayout(forBoundsChange newBounds: Rect) -> Bool {

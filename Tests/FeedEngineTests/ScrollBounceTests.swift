@@ -5,7 +5,7 @@ import Testing
 
 @Suite struct ScrollBounceTests {
     /// Pulls 100 pt (finger) past the top, holds still, lifts 50 ms later (no velocity).
-    func pulled(configuration: ScrollModel.Configuration = .uikit) -> ScrollModel {
+    func pulled(configuration: ScrollModel.Configuration = ScrollFixture.uikitWithoutSlop) -> ScrollModel {
         var model = ScrollFixture.feed(configuration: configuration)
         model.touchDown(at: Point(x: 200, y: 100), t: 0)
         model.touchMove(to: Point(x: 200, y: 200), t: 16)
@@ -73,7 +73,7 @@ import Testing
     }
 
     @Test func withoutBouncesAFlingStopsAtTheEdge() {
-        var config = ScrollModel.Configuration.uikit
+        var config = ScrollFixture.uikitWithoutSlop
         config.bounces = false
         var model = ScrollFixture.feed(offset: 316, configuration: config)
         ScrollFixture.drag(&model, fingerVelocity: 3000)

@@ -47,7 +47,7 @@ import Testing
     }
 
     @Test func fastDecelerationTravelsAFifthAsFar() {
-        var config = ScrollModel.Configuration.uikit
+        var config = ScrollFixture.uikitWithoutSlop
         config.deceleration = .uikitFast
         var model = ScrollFixture.feed(offset: 1000, contentHeight: 100_000, configuration: config)
         ScrollFixture.drag(&model, fingerVelocity: -3000)

@@ -55,7 +55,7 @@ import Testing
         #expect(fixed.offset == 0)
         #expect(!fixed.isScrollable)
 
-        var config = ScrollModel.Configuration.uikit
+        var config = ScrollFixture.uikitWithoutSlop
         config.alwaysBounce = true
         var bouncy = ScrollFixture.feed(contentHeight: 300, configuration: config)
         bouncy.touchDown(at: Point(x: 200, y: 100), t: 0)
@@ -65,7 +65,7 @@ import Testing
     }
 
     @Test func touchSlopDelaysTheDragWithoutAJump() {
-        var config = ScrollModel.Configuration.uikit
+        var config = ScrollFixture.uikitWithoutSlop
         config.touchSlop = 8
         var model = ScrollFixture.feed(offset: 1000, configuration: config)
         model.touchDown(at: Point(x: 200, y: 500), t: 0)
@@ -79,7 +79,7 @@ import Testing
     }
 
     @Test func horizontalAxisScrollsAlongX() {
-        var config = ScrollModel.Configuration.uikit
+        var config = ScrollFixture.uikitWithoutSlop
         config.axis = .horizontal
         var strip = ScrollModel(viewport: Size(width: 400, height: 200), contentSize: Size(width: 3000, height: 200),
                                 configuration: config)

@@ -4,9 +4,18 @@ import Testing
 
 /// Shared helpers for the scroll model tests (named to match the Scroll*Tests.swift files).
 enum ScrollFixture {
+    /// UIKit's physics with the drag starting at touch-down: these fixtures measure what follows
+    /// a drag (rubber band, deceleration, bounce) from the finger's own travel. UIKit's 10 pt pan
+    /// slop is tested on its own in `ScrollDragTests`.
+    static let uikitWithoutSlop: ScrollModel.Configuration = {
+        var configuration = ScrollModel.Configuration.uikit
+        configuration.touchSlop = 0
+        return configuration
+    }()
+
     /// A 400 × 800 pt viewport over 400 × 5000 pt of content (maxOffset = 5000 − 800 = 4200).
     static func feed(
-        offset: Double = 0, contentHeight: Double = 5000, configuration: ScrollModel.Configuration = .uikit
+        offset: Double = 0, contentHeight: Double = 5000, configuration: ScrollModel.Configuration = uikitWithoutSlop
     ) -> ScrollModel {
         ScrollModel(viewport: Size(width: 400, height: 800), contentSize: Size(width: 400, height: contentHeight),
                     contentOffset: Point(x: 0, y: offset), configuration: configuration)

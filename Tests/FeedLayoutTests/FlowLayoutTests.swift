@@ -2,7 +2,11 @@ import FeedLayout
 import Testing
 
 @Suite struct FlowLayoutTests {
-    @Test func fullLinesJustifyLoneItemsCentreAndLastLineLeftAligns() throws {
+    // Figure corrected by issue 12: the last line (items 50 and 20) used to be left-aligned at
+    // x = 0, 60; PSTCollectionView's PSTGridLayoutRow.m (the reimplementation of UIKit's flow
+    // layout) justifies the last row as if completed with copies of its last item, and here no
+    // copy fits, so it is justified like a full line: x = 0, 80.
+    @Test func fullLinesJustifyLoneItemsCentreAndLastLineJustifiesLikeAFullOne() throws {
         // W = 100, no insets, spacing 10, line spacing 5, header 10, footer 6.
         let configuration = LayoutConfiguration(
             kind: .flow, spacing: 10, lineSpacing: 5, headerHeight: 10, footerHeight: 6)
@@ -14,12 +18,13 @@ import Testing
         // Line 1 (y 10, extent 20): 30 + 10 + 30 + 10 + 10 = 90 ≤ 100; + 10 + 60 > 100. Leftover 10
         //   → gap 10 + 10/2 = 15: x = 0, 45, 90. Item 1 (h 10) is centred: y = 10 + (20 − 10)/2 = 15.
         // Line 2 (y 10 + 20 + 5 = 35, extent 10): 60 + 10 + 50 > 100 → alone → centred, x = (100 − 60)/2 = 20.
-        // Line 3 (y 35 + 10 + 5 = 50, extent 30), last: 50 + 10 + 20 = 80, widths differ → left-aligned
-        //   with the minimum spacing: x = 0, 60. Item 5 (h 10): y = 50 + (30 − 10)/2 = 60.
+        // Line 3 (y 35 + 10 + 5 = 50, extent 30), last: 50 + 10 + 20 = 80, leftover 20; a copy of
+        //   the last item needs 10 + 20 = 30 > 20, so q = 2 and gap = 10 + 20/1 = 30: x = 0, 80.
+        //   Item 5 (h 10): y = 50 + (30 − 10)/2 = 60.
         expectFrames(layout, [
             Rect(x: 0, y: 10, width: 30, height: 20), Rect(x: 45, y: 15, width: 30, height: 10),
             Rect(x: 90, y: 10, width: 10, height: 20), Rect(x: 20, y: 35, width: 60, height: 10),
-            Rect(x: 0, y: 50, width: 50, height: 30), Rect(x: 60, y: 60, width: 20, height: 10),
+            Rect(x: 0, y: 50, width: 50, height: 30), Rect(x: 80, y: 60, width: 20, height: 10),
         ])
         // 50 + 30 (last line) + 0 (bottom inset) + 6 (footer) = 86.
         #expect(layout.contentSize == Size(width: 100, height: 86))
@@ -38,6 +43,43 @@ import Testing
         let left = try prepared(
             LayoutConfiguration(kind: .flow, spacing: 5, alignment: .left), sizes: sizes, viewport: Size(width: 110, height: 100))
         #expect(cellFrames(left).map(\.minX) == [0, 35, 70, 0, 35])
+    }
+
+    /// Issue 12: 9 items of 100 × 100 in a 390-wide view, insets and spacing 10. A line holds 3
+    /// (100·3 + 10·2 = 320 ≤ 370; a fourth needs 430); leftover 50 → gap 10 + 50/2 = 35:
+    /// x = 10, 145, 280. The last line is full (no copy of its last item fits in the 50 left), so
+    /// it is justified the same way — PSTGridLayoutRow.m counts invisible copies only while they fit.
+    @Test func aFullLastLineIsJustifiedLikeEveryOtherLine() throws {
+        let configuration = LayoutConfiguration(kind: .flow, spacing: 10, insets: EdgeInsets(all: 10))
+        let layout = try prepared(
+            configuration, sizes: Array(repeating: Size(width: 100, height: 100), count: 9), viewport: Size(width: 390, height: 844))
+        #expect(cellFrames(layout).map(\.minX) == [10, 145, 280, 10, 145, 280, 10, 145, 280])
+        #expect(cellFrames(layout).map(\.minY) == [10, 10, 10, 120, 120, 120, 230, 230, 230])
+    }
+
+    /// A partial last line, as PSTCollectionView's PSTGridLayoutRow.m places it ("the last row
+    /// should justify as if it is filled with more (invisible) items"): 7 items of 100 in the same
+    /// view, so the last line holds item 6 alone; two copies of it still fit (q = 3), leftover 50,
+    /// gap 35: item 6 sits at x = 10 under the first column, not centred. With 5 items the last
+    /// line holds 3 and 4: q = 3 again, x = 10, 145.
+    @Test func aPartialLastLineLinesUpWithTheColumnsAbove() throws {
+        let configuration = LayoutConfiguration(kind: .flow, spacing: 10, insets: EdgeInsets(all: 10))
+        let seven = try prepared(
+            configuration, sizes: Array(repeating: Size(width: 100, height: 100), count: 7), viewport: Size(width: 390, height: 844))
+        #expect(cellFrames(seven).map(\.minX) == [10, 145, 280, 10, 145, 280, 10])
+        let five = try prepared(
+            configuration, sizes: Array(repeating: Size(width: 100, height: 100), count: 5), viewport: Size(width: 390, height: 844))
+        #expect(cellFrames(five).map(\.minX) == [10, 145, 280, 10, 145])
+    }
+
+    /// A line holding one item with no room for a second is centred (PSTGridLayoutRow.m: "Special
+    /// case one item row to split leftover space in half"), whether or not it is the last line:
+    /// items 250, 250 in W 390, insets 10 → available 370, leftover 120 → x = 10 + 60 = 70 for both.
+    @Test func aLineHoldingOneItemIsCentred() throws {
+        let configuration = LayoutConfiguration(kind: .flow, spacing: 10, insets: EdgeInsets(all: 10))
+        let layout = try prepared(
+            configuration, sizes: Array(repeating: Size(width: 250, height: 50), count: 2), viewport: Size(width: 390, height: 844))
+        #expect(cellFrames(layout).map(\.minX) == [70, 70])
     }
 
     @Test func horizontalFlowFillsColumnsTopToBottom() throws {

@@ -23,13 +23,21 @@ import Testing
                 let offset = Point(x: random.length(-100...(layout.contentSize.width)), y: 0)
                 layout.invalidateLayout(forBoundsChange: Rect(origin: offset, size: viewport))
             }
+            if random.chance(0.3) { layout.setSupplementaryView(ofKind: .footer, hidden: true) }
             let all = layout.allAttributes()
             #expect(all.filter { $0.category == .cell }.count == sizes.count, "trial \(trial)")
-            for element in all {
+            for element in all where element.category != .supplementary(.refresh) {
                 #expect(isInside(element.frame, layout.contentSize), "trial \(trial): \(element.frame) outside \(layout.contentSize)")
             }
-            for _ in 0..<12 {
-                let rect = random.rect(in: layout)
+            // The refresh view sits just before the content, across the whole viewport.
+            if let refresh = all.first(where: { $0.category == .supplementary(.refresh) }) {
+                let axis = configuration.scrollAxis
+                #expect(axis.end(of: refresh.frame) == 0 && axis.length(of: refresh.frame.size) == configuration.refreshHeight, "trial \(trial)")
+            }
+            // Every query set, plus one over the leading corner where the refresh view lies.
+            let corner = Rect(x: -100, y: -100, width: viewport.width + 100, height: viewport.height + 100)
+            for query in 0..<13 {
+                let rect = query == 12 ? corner : random.rect(in: layout)
                 let fast = layout.attributesForElements(in: rect)
                 let oracle = all.filter { $0.frame.intersects(rect) }
                 #expect(fast == oracle, "trial \(trial) \(configuration) rect \(rect): \(indices(fast)) vs \(indices(oracle))")

@@ -27,13 +27,14 @@ func expectFrames(
     }
 }
 
-/// Item indices of the cells in `attributes`, in order; supplementary views as -1 (header) and -2 (footer).
+/// Item indices of the cells in `attributes`, in order; supplementary views as -1 (header), -2 (footer) and -4 (refresh).
 func indices(_ attributes: [LayoutAttributes]) -> [Int] {
     attributes.map { attributes in
         switch attributes.category {
         case .cell: return attributes.indexPath.item
         case .supplementary(.header): return -1
         case .supplementary(.footer): return -2
+        case .supplementary(.refresh): return -4
         case .decoration: return -3
         }
     }

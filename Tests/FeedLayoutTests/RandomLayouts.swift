@@ -49,6 +49,7 @@ struct RandomLayouts {
             kind: kind, columns: int(1...5), spacing: chance(0.2) ? 0 : length(0...12),
             lineSpacing: chance(0.5) ? nil : length(0...12), insets: insets(),
             headerHeight: chance(0.5) ? 0 : length(1...60), footerHeight: chance(0.5) ? 0 : length(1...60))
+        if kind.parameters.contains("refresh-height"), chance(0.5) { configuration.refreshHeight = length(1...80) }
         switch kind {
         case .grid:
             if chance(0.3) { configuration.itemSize = Size(width: length(10...60), height: length(10...200)) }

@@ -25,9 +25,11 @@ import Testing
         "flutter-velocity-tracker-drags.jsonl",
     ])
     func contentOffsetFollowsTheRecordedFingerDuringTheFirstDrag(traceName: String) throws {
-        // UIKit: no touch slop, so while the finger is down the offset is the start offset (0)
-        // plus the finger's travel upward, y(down) − y(now), as long as that stays inside the
-        // content (a pull past the top is rubber-banded, which this test leaves out).
+        // UIKit: the pan starts once the finger has moved 10 pt (ScrollModel.Configuration.uikit's
+        // touch slop; issue 12 corrected the 0 this test used to assume), then the offset is the
+        // start offset (0) plus the finger's travel upward past the slop, y(down) − y(now) − 10
+        // for a drag that started upward, as long as that stays inside the content (a pull past
+        // the top is rubber-banded, which this test leaves out).
         let trace = try Self.shippedTrace(traceName)
         let backend = MemoryBackend(items: Self.thousandItems())
         let layout = try LayoutConfiguration(kind: .grid, columns: 4).makeLayout()
@@ -45,12 +47,19 @@ import Testing
             if case .touchMove(let p) = e.kind, e.t < upTime { return (e.t, p.y) }
             return nil
         }
-        let rows = result.timelineCSV!.split(separator: "\n").dropFirst().map { $0.split(separator: ",") }
+        let slop = ScrollModel.Configuration.uikit.touchSlop
+        // The drag starts at the first move at least `slop` from the touch-down, in its direction.
+        guard let start = moves.first(where: { abs(down.y - $0.1) >= slop }) else {
+            Issue.record("\(traceName): the finger never passes the slop")
+            return
+        }
+        let direction: Double = down.y - start.1 > 0 ? 1 : -1
+        let rows = result.timelineCSV!.split(separator: "\n").dropFirst().map { $0.split(separator: ",", omittingEmptySubsequences: false) }
         var checked = 0
         for row in rows {
             let t = Double(row[0])!
-            guard t < upTime, let last = moves.last(where: { $0.0 <= t }) else { continue }
-            let expected = down.y - last.1
+            guard t < upTime, t >= start.0, let last = moves.last(where: { $0.0 <= t }) else { continue }
+            let expected = down.y - last.1 - direction * slop
             guard expected >= 0 else { continue }
             #expect(abs(Double(row[2])! - expected) < 0.001, "t = \(t) ms")
             checked += 1

@@ -119,6 +119,7 @@ import Testing
         events.append(TraceEvent(t: 300, .touchUp(Point(x: 150, y: 300))))
         events.append(TraceEvent(t: 900, .end))
         let (report, _) = try Self.run(Self.trace(events))
+        print("DBG", report.transitions, report.final)
         #expect(report.pages.staleDropped == 1)
         #expect(report.pages.refresh == 1)
         #expect(report.transitions.contains { $0.tMs == 300 && $0.from == "more" && $0.to == "refresh" })
@@ -248,5 +249,42 @@ import Testing
         ).run().report
         #expect(report.final.contentSize == [300, contentHeight])
         #expect(report.final.contentOffset == [0, 0])
+    }
+}
+
+/// Issue 12: a strip cannot scroll (its content is the viewport), so a page that resizes its
+/// items is not scrolling and cannot drift an anchor.
+@Suite struct ReplayStripTests {
+    /// A 400 × 50 strip, pages of 2 of the 6 items, 200 ms latency. Init (2 items: side
+    /// min(400/2, 50) = 50, gap (400 − 2·50)/3 = 100) lands at 200 ms; the strip cannot grow, so
+    /// the controller holds More (no extent added) until the viewport changes: at 500 ms it is
+    /// resized to 380 × 50 (gap (380 − 100)/3 = 93.33, item 0 at x = 93.33), More fires and lands
+    /// at 700 (4 items: gap (380 − 200)/5 = 36, item 0 at x = 36). Before the fix, anchoring moved
+    /// the offset by 36 − 93.33 = −57.33 pt to hold item 0 still, the scroll model took it back,
+    /// and the replay reported that as scrolling (distance, a hitch ratio over a few frames of
+    /// "scrolling") and an anchor_drift violation (exit 2). A strip cannot scroll: the items
+    /// resize in place, distance 0, no scrolling time, no violation, the offset stays 0.
+    @Test func aMorePageInAStripThatCannotScrollIsNotScrolling() throws {
+        let items = Array(ReplayScenarioTests.hundredItems().suffix(6).reversed())
+        let backend = MemoryBackend(items: items)
+        let layout = try LayoutConfiguration(kind: .strip).makeLayout()
+        let options = ReplayOptions(
+            controller: FeedController.Configuration(pageSize: 2, initialLoadPages: 1),
+            ranges: .uikit, latency: .fixed(ms: 200), settleMs: 500)
+        let trace = Trace(
+            header: TraceHeader(version: 1, viewport: Size(width: 400, height: 50), screenScale: 1, refreshRate: 60, source: "strip"),
+            events: [TraceEvent(t: 500, .resize(Size(width: 380, height: 50))), TraceEvent(t: 1200, .end)])
+        let session = try ReplaySession(
+            trace: trace, layout: layout, layoutDescription: "strip", backend: backend, options: options, axis: .horizontal)
+        let report = try session.run().report
+        #expect(report.pages.`init` == 1)
+        #expect(report.pages.more == 1)
+        #expect(report.final.loadedItems == 4)
+        #expect(report.final.contentOffset == [0, 0])
+        #expect(report.distancePt == 0)
+        #expect(report.hitches.scrollingS == 0)
+        #expect(report.hitches.timeRatioMsPerS == 0)
+        #expect(report.anchorDriftMaxPt == 0)
+        #expect(report.violations.isEmpty, "\(report.violations)")
     }
 }

@@ -43,6 +43,73 @@ import Testing
         #expect(runMain(["feedsim"] + arguments, commands: commands) == 64)
     }
 
+    /// Issue 12: an option the layout does not read is a usage error naming option and layout,
+    /// on every command that parses layout options.
+    @Test(arguments: [
+        ["layout", "--kind", "strip", "--spacing", "4", "--count", "3", "--viewport", "100x100"],
+        ["layout", "--kind", "grid", "--direction", "horizontal", "--count", "3", "--viewport", "100x100"],
+        ["layout", "--kind", "carousel", "--item-size", "50x50", "--footer-height", "10", "--count", "3", "--viewport", "100x100"],
+        ["layout", "--kind", "mosaic", "--columns", "2", "--count", "3", "--viewport", "100x100"],
+        ["layout", "--kind", "list", "--line-spacing", "2", "--count", "3", "--viewport", "100x100"],
+        ["layout", "--kind", "flow", "--big-height", "90", "--count", "3", "--viewport", "100x100"],
+        ["replay", "--db", "x.sqlite", "--trace", "t.jsonl", "--kind", "strip", "--spacing", "4"],
+        ["replay", "--db", "x.sqlite", "--trace", "t.jsonl", "--zoom", "0.2"],
+        ["load", "--db", "x.sqlite", "--kind", "waterfall", "--fade"],
+    ])
+    func layoutOptionsTheLayoutDoesNotUseExit64(arguments: [String]) {
+        #expect(runMain(["feedsim"] + arguments, commands: commands) == 64)
+    }
+
+    @Test func unusedLayoutOptionIsNamedWithTheLayout() throws {
+        var arguments = try ParsedArguments(["--kind", "strip", "--spacing", "4"], specs: LayoutOptions.specs)
+        #expect(throws: UsageError.self) { try LayoutOptions.configuration(from: arguments) }
+        do {
+            _ = try LayoutOptions.configuration(from: arguments)
+        } catch let error as UsageError {
+            #expect(error.message == "--spacing is not used by the strip layout (strip uses no layout options)")
+        }
+        arguments = try ParsedArguments(["--kind", "grid", "--footer-height", "44", "--refresh-height", "50"], specs: LayoutOptions.specs)
+        let grid = try LayoutOptions.configuration(from: arguments)
+        #expect(grid.footerHeight == 44 && grid.refreshHeight == 50)
+    }
+
+    /// `--pull-threshold`: 50 pt by default (UIKit), 64 with `--scroll android`
+    /// (SwipeRefreshLayout's DEFAULT_CIRCLE_TARGET = 64 dp), or as given; a non-positive value fails.
+    @Test func pullThresholdDefaultsPerPlatformAndCanBeSet() throws {
+        func threshold(_ tokens: [String]) throws -> Double {
+            try ReplayOptionsParsing.options(from: ParsedArguments(tokens, specs: ReplayOptionsParsing.specs)).controller.refreshThreshold
+        }
+        #expect(try threshold([]) == 50)
+        #expect(try threshold(["--scroll", "android"]) == 64)
+        #expect(try threshold(["--scroll", "android", "--pull-threshold", "80"]) == 80)
+        #expect(throws: CommandFailure.self) { try threshold(["--pull-threshold", "-1"]) }
+    }
+
+    @Test func layoutJSONListsSupplementaryViewsWithUIKitsKinds() throws {
+        let pipe = Pipe()
+        let saved = dup(STDOUT_FILENO)
+        dup2(pipe.fileHandleForWriting.fileDescriptor, STDOUT_FILENO)
+        let status = run(
+            "layout", "--kind", "grid", "--count", "7", "--viewport", "320x600", "--spacing", "10", "--header-height", "40",
+            "--footer-height", "44", "--refresh-height", "50", "--rect", "0,-50,320,500", "--json")
+        fflush(nil)
+        dup2(saved, STDOUT_FILENO)
+        close(saved)
+        pipe.fileHandleForWriting.closeFile()
+        #expect(status == 0)
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        let json = try JSONSerialization.jsonObject(with: data) as! [String: Any]
+        let elements = json["elements"] as! [[String: Any]]
+        // Hand-computed in SupplementaryViewTests: refresh at y −50, header at 0, 7 cells, footer at 360.
+        #expect(elements.count == 10)
+        #expect(elements.first?["category"] as? String == "supplementary")
+        #expect(elements.first?["element_kind"] as? String == "FeedSimElementKindRefresh")
+        #expect(elements[1]["element_kind"] as? String == "UICollectionElementKindSectionHeader")
+        #expect(elements.last?["element_kind"] as? String == "UICollectionElementKindSectionFooter")
+        #expect((elements.last?["frame"] as? [String: Any])?["y"] as? Double == 360)
+        #expect(elements[2]["category"] as? String == "cell" && elements[2]["element_kind"] == nil)
+    }
+
     @Test func badValuesExit1AndWriteNothing() throws {
         let db = path("feed.sqlite")
         #expect(run("seed", "--db", db, "--preset", "photos", "--count", "0") == 1)

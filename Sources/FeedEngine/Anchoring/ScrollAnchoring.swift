@@ -23,6 +23,10 @@ import FeedModel
 ///   layouts where earlier items keep their frames; it is measured, not assumed).
 /// - `replace` has nothing to anchor to (the new list shares no item with the old one): the offset goes
 ///   back to the top, keeping a negative (pulled) offset as it is.
+/// - Content that fits the viewport along the axis after the change cannot scroll, so there is no
+///   offset to hold an item still with: a strip squeezing a More page into one viewport-wide row
+///   resizes its items in place (rule `fits`, adjustment 0). Moving the offset there would be undone
+///   by the scroll model's clamp and read as scrolling.
 ///
 /// The adjustment is exact; clamping the new offset into `[0, maxOffset]` would reintroduce drift and
 /// is left to the scroll model.
@@ -37,6 +41,9 @@ public enum ScrollAnchoring {
         case reset
         /// Nothing was laid out before or after the change: no adjustment.
         case empty
+        /// The content fits the viewport along the axis after the change (a strip, whose content
+        /// is the viewport): nothing can scroll, the items resize or move in place, no adjustment.
+        case fits
     }
 
     /// The outcome of one change.
@@ -113,6 +120,10 @@ public enum ScrollAnchoring {
             return Outcome(
                 adjustment: 0, contentOffset: contentOffset, rule: .empty, anchorIndexBefore: nil,
                 anchorIndexAfter: nil)
+        }
+        if axis.length(of: layout.contentSize) <= axis.length(of: viewport), offset >= 0 {
+            return Outcome(
+                adjustment: 0, contentOffset: contentOffset, rule: .fits, anchorIndexBefore: nil, anchorIndexAfter: nil)
         }
         let adjustment = axis.start(of: after.frame) - anchorStart
         return Outcome(

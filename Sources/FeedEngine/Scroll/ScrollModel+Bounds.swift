@@ -74,15 +74,22 @@ extension ScrollModel {
         switch motion {
         case .idle:
             guard shown < minOffset || shown > maxOffset else { return }
-            if animated && configuration.bounces {
+            if animated && rubberBands {
                 setAxisOffset(shown)
                 settle()
             } else {
                 setAxisOffset(min(max(shown, minOffset), maxOffset))
             }
         case .tracking(var drag):
-            // Same finger position, same offset on screen, new edges.
-            drag.rawAtAnchor = raw(displayed: shown) + (drag.finger - drag.anchor)
+            // Same finger position, same offset on screen, new edges. An Android edge effect keeps
+            // its pull while the content still rests on that edge (a page landing mid-pull does not
+            // reset the EdgeEffect); past an edge that moved away, the finger scrolls on from here.
+            var excess = 0.0
+            if configuration.overscroll == .edgeEffect {
+                let pulled = currentRaw(drag) - shown
+                if (pulled < 0 && shown <= minOffset) || (pulled > 0 && shown >= maxOffset) { excess = pulled }
+            }
+            drag.rawAtAnchor = raw(displayed: shown) + excess + (drag.finger - drag.anchor)
             motion = .tracking(drag)
             setAxisOffset(shown)
         case .decaying, .splining:

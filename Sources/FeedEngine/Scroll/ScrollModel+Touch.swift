@@ -7,13 +7,16 @@ extension ScrollModel {
     /// past them (or clamped when `bounces` is off).
     func displayed(raw: Double) -> Double {
         if raw < minOffset {
-            return configuration.bounces ? minOffset - rubberBand.offset(forDistance: minOffset - raw) : minOffset
+            return rubberBands ? minOffset - rubberBand.offset(forDistance: minOffset - raw) : minOffset
         }
         if raw > maxOffset {
-            return configuration.bounces ? maxOffset + rubberBand.offset(forDistance: raw - maxOffset) : maxOffset
+            return rubberBands ? maxOffset + rubberBand.offset(forDistance: raw - maxOffset) : maxOffset
         }
         return raw
     }
+
+    /// Whether the content goes past an edge (UIKit with `bounces`), rather than clamping.
+    var rubberBands: Bool { configuration.bounces && configuration.overscroll == .rubberBand }
 
     /// The unconstrained offset that displays as `offset` (inverse of ``displayed(raw:)``).
     func raw(displayed offset: Double) -> Double {
@@ -24,8 +27,8 @@ extension ScrollModel {
 
     /// d displayed / d raw at `raw`: 1 inside the edges, the rubber band's slope past them.
     func dragSlope(raw: Double) -> Double {
-        if raw < minOffset { return configuration.bounces ? rubberBand.slope(atDistance: minOffset - raw) : 0 }
-        if raw > maxOffset { return configuration.bounces ? rubberBand.slope(atDistance: raw - maxOffset) : 0 }
+        if raw < minOffset { return rubberBands ? rubberBand.slope(atDistance: minOffset - raw) : 0 }
+        if raw > maxOffset { return rubberBands ? rubberBand.slope(atDistance: raw - maxOffset) : 0 }
         return 1
     }
 
@@ -80,6 +83,16 @@ extension ScrollModel {
     /// - Returns: the release: velocity, pull distance, projected and target offsets.
     @discardableResult
     public mutating func touchUp(t: Double, targetOffset: ((_ proposed: Point, _ velocity: Point) -> Point)? = nil)
+        -> Release
+    {
+        let edgeEffect = edgeEffectDistance
+        var release = endTouch(t: t, targetOffset: targetOffset)
+        release.edgeEffectDistance = edgeEffect
+        return release
+    }
+
+    /// ``touchUp(t:targetOffset:)`` but for the edge-effect distance.
+    private mutating func endTouch(t: Double, targetOffset: ((_ proposed: Point, _ velocity: Point) -> Point)?)
         -> Release
     {
         let pull = pullDistance
@@ -177,7 +190,7 @@ extension ScrollModel {
     /// Starts a bounce back to an edge; `rawDistance` is the finger-space distance past it and
     /// `rawVelocity` its rate of change (outward positive), points per second.
     mutating func startBounce(leading: Bool, rawDistance: Double, rawVelocity: Double) {
-        guard configuration.bounces else {
+        guard rubberBands else {
             setAxisOffset(leading ? minOffset : maxOffset)
             motion = .idle
             return

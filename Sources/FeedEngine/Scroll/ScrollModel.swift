@@ -39,8 +39,13 @@ public struct ScrollModel: Sendable {
         public var rubberBandCoefficient: Double
         /// Period of the bounce-back spring, milliseconds (see ``BounceSpring``).
         public var bounceResponse: Double
-        /// Distance the finger must move before a drag starts, points (0 = at once; Android's
-        /// `ViewConfiguration` touch slop is 8 dp).
+        /// Distance the finger must move before a drag starts, points (0 = at once). UIKit: 10 pt
+        /// — Apple publishes no figure (the `UIPanGestureRecognizer` reference says only that a
+        /// pan begins once the finger "has moved enough to be considered a pan"); 10 pt is the
+        /// hysteresis commonly measured on iOS devices and the figure FeedSim's docs and trace
+        /// synthesizer use. Android: `ViewConfiguration.getScaledTouchSlop()`, 8 dp
+        /// (`TOUCH_SLOP = 8` in AOSP frameworks/base core/java/android/view/ViewConfiguration.java;
+        /// a device may override it with `config_viewConfigurationTouchSlop`).
         public var touchSlop: Double
         /// Slower releases do not fling, points per second (Android: 50 dp/s).
         public var minimumFlingVelocity: Double
@@ -51,13 +56,22 @@ public struct ScrollModel: Sendable {
         public var stopTolerance: Double
         /// How the release velocity is estimated.
         public var velocityTracker: VelocityTracker.Configuration
+        /// What happens past an edge: UIKit's rubber band, or Android's clamp with an edge effect.
+        public var overscroll: Overscroll
+        /// Android: the share of the finger's travel past the top that moves the
+        /// `SwipeRefreshLayout` spinner, the distance the pull-to-refresh threshold is compared
+        /// with (`DRAG_RATE = .5f` in androidx swiperefreshlayout SwipeRefreshLayout.java:
+        /// `overscrollTop = (y − initialMotionY) · DRAG_RATE`). Unused by the rubber band, whose
+        /// pull is the on-screen offset past the top.
+        public var pullDragRate: Double
 
         public init(
             axis: ScrollAxis = .vertical, deceleration: DecelerationModel = .uikitNormal,
             bounces: Bool = true, alwaysBounce: Bool = false, rubberBandCoefficient: Double = 0.55,
             bounceResponse: Double = 500, touchSlop: Double = 0, minimumFlingVelocity: Double = 0,
             maximumFlingVelocity: Double? = nil, stopTolerance: Double = 0.5,
-            velocityTracker: VelocityTracker.Configuration = .androidLSQ2
+            velocityTracker: VelocityTracker.Configuration = .androidLSQ2, overscroll: Overscroll = .rubberBand,
+            pullDragRate: Double = 0.5
         ) {
             self.axis = axis
             self.deceleration = deceleration
@@ -70,17 +84,38 @@ public struct ScrollModel: Sendable {
             self.maximumFlingVelocity = maximumFlingVelocity
             self.stopTolerance = stopTolerance
             self.velocityTracker = velocityTracker
+            self.overscroll = overscroll
+            self.pullDragRate = pullDragRate
         }
 
-        /// UIKit: 0.998 deceleration, no slop, no velocity limits.
-        public static let uikit = Configuration()
-        /// Android `RecyclerView` + `OverScroller`: spline fling, 8 dp slop, 50…8000 dp/s, LSQ2.
+        /// UIKit: 0.998 deceleration, rubber band, 10 pt pan slop, no velocity limits.
+        public static let uikit = Configuration(touchSlop: 10)
+        /// Android `RecyclerView` + `OverScroller`: spline fling, clamped at the edges with an edge
+        /// effect, 8 dp slop, 50…8000 dp/s (`MIN_FLING_VELOCITY`, `MAX_FLING_VELOCITY` in
+        /// ViewConfiguration.java), LSQ2.
         public static let android = Configuration(
-            deceleration: .android, touchSlop: 8, minimumFlingVelocity: 50, maximumFlingVelocity: 8000)
+            deceleration: .android, touchSlop: 8, minimumFlingVelocity: 50, maximumFlingVelocity: 8000,
+            overscroll: .edgeEffect)
     }
 
-    /// What a release did, for the caller to report (e.g. a pull released with
-    /// `pullDistance ≥ 50` starts a Refresh).
+    /// What a scroll view does when the content is dragged or flung past an edge.
+    public enum Overscroll: String, Sendable, Hashable {
+        /// `UIScrollView`: the content follows the finger past the edge through the rubber band
+        /// (``RubberBand``) and springs back (``BounceSpring``).
+        case rubberBand
+        /// Android (`RecyclerView`, `OverScroller`): the content offset is clamped to the edges;
+        /// the finger's travel past an edge goes to an `EdgeEffect` instead (a glow, or the
+        /// stretch of Android 12+), which ``edgeEffectDistance`` reports. As
+        /// `EdgeEffect.onPullDistance` (AOSP frameworks/base core/java/android/widget/EdgeEffect.java),
+        /// the effect's distance is the sum of the pulls, never below 0, and a move back toward
+        /// the content first consumes the effect before the content scrolls again. A fling that
+        /// reaches an edge stops there (`OverScroller.fling` with the scroll range as bounds;
+        /// `EdgeEffect.onAbsorb` shows its velocity as a glow, not a movement).
+        case edgeEffect
+    }
+
+    /// What a release did, for the caller to report (e.g. a pull released with `pullDistance` at
+    /// or beyond the refresh threshold starts a Refresh).
     public struct Release: Sendable, Hashable {
         /// Content velocity at release, points per second (positive = offset increasing).
         public var velocity: Point
@@ -90,6 +125,9 @@ public struct ScrollModel: Sendable {
         public var projectedOffset: Point
         /// Where the scroll will come to rest, content offset.
         public var targetOffset: Point
+        /// ``Overscroll/edgeEffect``: how far the finger had pulled past an edge when it lifted,
+        /// points (0 with the rubber band).
+        public var edgeEffectDistance: Double = 0
     }
 
     enum Motion: Sendable {
@@ -199,7 +237,31 @@ public struct ScrollModel: Sendable {
         return false
     }
     /// How far the content is pulled past the top (leading) edge, points (0 when not pulled).
-    public var pullDistance: Double { max(0, minOffset - offset) }
+    /// With ``Overscroll/edgeEffect`` the offset never passes the edge, so this is the
+    /// `SwipeRefreshLayout` spinner's travel: the leading edge-effect distance × `pullDragRate`.
+    public var pullDistance: Double {
+        switch configuration.overscroll {
+        case .rubberBand: return max(0, minOffset - offset)
+        case .edgeEffect: return leadingEdgeEffectDistance * configuration.pullDragRate
+        }
+    }
+
+    /// Android's edge effect: how far the finger has pulled past an edge while the offset stays
+    /// clamped there, points (`EdgeEffect.getDistance()` × the view's length). 0 with the rubber
+    /// band, when no finger is down, or when the content cannot scroll.
+    public var edgeEffectDistance: Double {
+        guard configuration.overscroll == .edgeEffect, case .tracking(let drag) = motion, drag.isDragging, isScrollable
+        else { return 0 }
+        let raw = currentRaw(drag)
+        return max(0, minOffset - raw, raw - maxOffset)
+    }
+
+    /// ``edgeEffectDistance`` at the leading (top) edge only.
+    var leadingEdgeEffectDistance: Double {
+        guard configuration.overscroll == .edgeEffect, case .tracking(let drag) = motion, drag.isDragging, isScrollable
+        else { return 0 }
+        return max(0, minOffset - currentRaw(drag))
+    }
     /// How far the content is pushed past the bottom (trailing) edge, points.
     public var overscrollPastEnd: Double { max(0, offset - maxOffset) }
 

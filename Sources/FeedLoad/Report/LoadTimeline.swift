@@ -84,14 +84,18 @@ final class TimelineSampler: Sendable {
         samples.withLock { $0 = [snapshot()] }
         group.enter()
         let thread = Thread { [self] in
-            var next = 1.0
+            // One snapshot a second (each merges every worker's metrics under its lock, so never
+            // more often): wake every 50 ms only to see whether the run is over.
+            let clock = ContinuousClock()
+            let start = clock.now
+            var next = 1
             while !done.load(ordering: .relaxed) {
-                let current = snapshot()
-                if current.0.elapsed.seconds >= next {
+                if clock.now >= start.advanced(by: .seconds(next)) {
+                    let current = snapshot()
                     samples.withLock { $0.append(current) }
-                    next = (current.0.elapsed.seconds + 1).rounded(.down)
+                    next = Int(start.duration(to: clock.now).components.seconds) + 1
                 }
-                Thread.sleep(forTimeInterval: 0.01)
+                Thread.sleep(forTimeInterval: 0.05)
             }
             group.leave()
         }

@@ -24,11 +24,16 @@ public struct FrameSample: Equatable, Sendable {
     public var cost: Double
     /// Whether any row has been shown by this frame (the first screen of content has arrived).
     public var afterFirstContent: Bool = true
+    /// The finger's pull past an edge held by an Android edge effect, points (0 otherwise).
+    public var edgeEffect: Double = 0
+    /// Carousel: the item nearest the viewport's centre (`nil` for other layouts or no items).
+    public var centredIndex: Int? = nil
 
     public static func == (a: FrameSample, b: FrameSample) -> Bool {
         a.t == b.t && a.offset == b.offset && a.anchorShift == b.anchorShift && a.contentOffset == b.contentOffset && a.visibleRange == b.visibleRange
             && a.loadedItems == b.loadedItems && a.rowMissingFraction == b.rowMissingFraction
             && a.noContentFraction == b.noContentFraction && a.loadsInFlight == b.loadsInFlight && a.cost == b.cost && a.afterFirstContent == b.afterFirstContent
+            && a.edgeEffect == b.edgeEffect && a.centredIndex == b.centredIndex
     }
 }
 
@@ -91,6 +96,7 @@ public struct FrameMetrics: Sendable {
                 [
                     fixed(s.t, 3), fixed(s.contentOffset.x, 3), fixed(s.contentOffset.y, 3), first, last,
                     String(s.loadedItems), fixed(blank, 4), String(s.loadsInFlight), fixed(s.cost, 3),
+                    fixed(s.edgeEffect, 3), s.centredIndex.map(String.init) ?? "",
                 ].joined(separator: ",")
             )
         }
@@ -102,7 +108,7 @@ public struct FrameMetrics: Sendable {
     /// The `--timeline` CSV: a header and one row per frame.
     public var timelineCSV: String? {
         guard let timeline else { return nil }
-        let header = "t_ms,offset_x,offset_y,first_visible,last_visible,loaded_items,blank_fraction,loads_in_flight,frame_cost_ms"
+        let header = "t_ms,offset_x,offset_y,first_visible,last_visible,loaded_items,blank_fraction,loads_in_flight,frame_cost_ms,edge_effect_pt,centred_index"
         return ([header] + timeline).joined(separator: "\n") + "\n"
     }
 

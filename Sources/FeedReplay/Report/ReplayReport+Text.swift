@@ -32,6 +32,14 @@ extension ReplayReport {
             lines.append("  failed (a load gave up after its retries) for \(f(timeInFailedMs, 0)) ms")
         }
         lines.append("  anchor drift: max \(f(anchorDriftMaxPt, 2)) pt")
+        if edgeEffectMaxPt > 0 { lines.append("  edge effect: max \(f(edgeEffectMaxPt, 1)) pt pulled past an edge") }
+        if let last = centredIndexChanges.last {
+            lines.append("  carousel: centred item changed \(centredIndexChanges.count - 1) times, ends on item \(last.index)")
+        }
+        let supplementaryTaps = taps.filter { $0.element != nil && $0.element != "cell" }
+        if !supplementaryTaps.isEmpty {
+            lines.append("  taps: \(taps.count), \(supplementaryTaps.count) on supplementary views")
+        }
         lines.append(
             "  final: offset (\(f(final.contentOffset[0])), \(f(final.contentOffset[1]))), content \(f(final.contentSize[0]))×\(f(final.contentSize[1])) pt, \(final.loadedItems) items loaded"
         )

@@ -32,6 +32,14 @@ public struct ReplayReport: Codable, Equatable, Sendable {
     public var timeInFailedMs: Double
     /// Largest on-screen movement of the anchor item across a refresh, prepend or page drop, points.
     public var anchorDriftMaxPt: Double
+    /// `--scroll android`: the largest distance the finger pulled past an edge while the content
+    /// stayed clamped there (the EdgeEffect's glow or Android 12+ stretch), points; 0 with UIKit's
+    /// rubber band, which moves the content instead.
+    public var edgeEffectMaxPt: Double = 0
+    /// Carousel: each frame at which the centred item (the one nearest the viewport's centre, what
+    /// the seed's `collectionViewScrollToIndex:` callback reports) changed, first frame included;
+    /// empty for other layouts.
+    public var centredIndexChanges: [CentredIndexChange] = []
     public var transitions: [Transition]
     public var taps: [Tap]
     public var final: Final
@@ -100,11 +108,19 @@ public struct ReplayReport: Codable, Equatable, Sendable {
         public var to: String
     }
 
-    /// A tap from the trace and what it hit.
+    /// A tap from the trace and what it hit: `element` is `cell`, `refresh`, `header` or
+    /// `footer` (`nil`: nothing); `item` and `item_id` only for a cell.
     public struct Tap: Codable, Equatable, Sendable {
         public var tMs: Double
+        public var element: String?
         public var item: Int?
         public var itemId: Int64?
+    }
+
+    /// The carousel's centred item from `t_ms` on.
+    public struct CentredIndexChange: Codable, Equatable, Sendable {
+        public var tMs: Double
+        public var index: Int
     }
 
     public struct Final: Codable, Equatable, Sendable {
@@ -130,7 +146,8 @@ public struct ReplayReport: Codable, Equatable, Sendable {
 
     private enum CodingKeys: String, CodingKey {
         case version, source, options, durationMs, frames, refreshRateHz, distancePt, timeToFirstContentMs
-        case blank, hitches, pages, rows, cells, timeInFailedMs, anchorDriftMaxPt, transitions, taps, final, violations
+        case blank, hitches, pages, rows, cells, timeInFailedMs, anchorDriftMaxPt, edgeEffectMaxPt, centredIndexChanges
+        case transitions, taps, final, violations
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -154,6 +171,8 @@ public struct ReplayReport: Codable, Equatable, Sendable {
         try c.encode(cells, forKey: .cells)
         try c.encode(timeInFailedMs, forKey: .timeInFailedMs)
         try c.encode(anchorDriftMaxPt, forKey: .anchorDriftMaxPt)
+        try c.encode(edgeEffectMaxPt, forKey: .edgeEffectMaxPt)
+        try c.encode(centredIndexChanges, forKey: .centredIndexChanges)
         try c.encode(transitions, forKey: .transitions)
         try c.encode(taps, forKey: .taps)
         try c.encode(final, forKey: .final)

@@ -28,8 +28,14 @@ extension ReplaySession {
             scroll.setContentSize(layout.contentSize)
         case .tap(let point):
             let content = Point(x: point.x + scroll.contentOffset.x, y: point.y + scroll.contentOffset.y)
+            // A tap on the refresh view, the header or the load-more footer is reported as that
+            // view (its index path is section 0, item 0, which is not item 0).
             let hit = virtualizer.tap(at: content)
-            taps.append(ReplayReport.Tap(tMs: t, item: hit?.indexPath.item, itemId: hit?.itemID))
+            let cell = hit?.category == .cell
+            taps.append(
+                ReplayReport.Tap(
+                    tMs: t, element: hit?.category.name, item: cell ? hit?.indexPath.item : nil,
+                    itemId: cell ? hit?.itemID : nil))
         case .insert(let count):
             try backend.insertAtHead(count: count, at: t)
             process(controller.upstreamInserted(count: count, now: t))
@@ -117,6 +123,17 @@ extension ReplaySession {
             recorder?.record(.rowsIssued(fetchID: fetch.id, count: fetch.itemIDs.count, t: now))
             queue.push(.rows(fetchID: fetch.id, batch), at: now + options.latency.sample(&latencyRNG))
         }
+    }
+
+    /// The load-more footer is shown while more items may exist below and hidden once the feed has
+    /// ended (the controller's More state), as a data source hides its load-more view.
+    func showLoadMoreFooter() {
+        let ended: Bool
+        switch controller.loadState(.bottom) {
+        case .endReached: ended = true
+        case .idle, .loading, .failed: ended = false
+        }
+        layout.setSupplementaryView(ofKind: .footer, hidden: ended)
     }
 
     /// The refresh control: a content inset at the top while a Refresh loads, as `UIRefreshControl`.

@@ -79,7 +79,10 @@ extension ReplaySession {
     }
 
     /// Measures how far the anchor moved on screen across the change (anchor drift, points).
+    /// Content that fits the viewport cannot scroll (a strip): its items resize in place, which is
+    /// not drift (``ScrollAnchoring``'s `fits` rule).
     private func measureDrift(_ anchor: (id: Int64, index: Int, screen: Double), change: FeedChange) {
+        guard axis.length(of: layout.contentSize) > axis.length(of: scroll.viewport) else { return }
         let newIndex: Int
         switch change {
         case .prepend(let items): newIndex = anchor.index + items.count

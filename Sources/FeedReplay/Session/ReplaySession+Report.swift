@@ -39,6 +39,13 @@ extension ReplaySession {
             }
         }
         if anyContent, firstContentTime == nil { firstContentTime = now }
+        let edgeEffect = scroll.edgeEffectDistance
+        edgeEffectMax = max(edgeEffectMax, edgeEffect)
+        let centred = (layout as? CarouselLayout)?.centredIndex
+        if let centred, centred != lastCentredIndex {
+            centredIndexChanges.append(ReplayReport.CentredIndexChange(tMs: round6(now), index: centred))
+        }
+        lastCentredIndex = centred
         // Rows bound this frame: on arrival, or when a cell was dequeued for an item whose row is cached.
         let bound = virtualizer.counters.rowsBound - rowsBoundBefore
         rowsBoundBefore = virtualizer.counters.rowsBound
@@ -54,7 +61,7 @@ extension ReplaySession {
                 visibleRange: visibleRange, loadedItems: shown.items.count,
                 rowMissingFraction: rowMissingFraction,
                 noContentFraction: noContent, loadsInFlight: controller.inFlightCount + rowFetchesInFlight,
-                cost: cost, afterFirstContent: firstContentTime != nil))
+                cost: cost, afterFirstContent: firstContentTime != nil, edgeEffect: edgeEffect, centredIndex: centred))
         if let recorder {
             recordFrame(
                 update, rowMissingFraction: rowMissingFraction, noContentFraction: noContent, cost: cost,
@@ -111,6 +118,7 @@ extension ReplaySession {
             "costs": "base=\(formatNumber(costs.base)),layout=\(formatNumber(costs.layout)),create=\(formatNumber(costs.cellCreation)),"
                 + "reuse=\(formatNumber(costs.cellReuse)),bind=\(formatNumber(costs.rowBinding))",
             "seed": String(options.seed),
+            "pull_threshold": formatNumber(controller.refreshThreshold),
         ]
         return ReplayReport(
             source: trace.header.source,
@@ -135,6 +143,8 @@ extension ReplaySession {
                 maxLive: virtualizer.maxLiveCells),
             timeInFailedMs: round6(timeIn("failed", until: Double(max(frames - 1, 0)) * framePeriod)),
             anchorDriftMaxPt: round6(anchorDriftMax),
+            edgeEffectMaxPt: round6(edgeEffectMax),
+            centredIndexChanges: centredIndexChanges,
             transitions: transitions,
             taps: taps,
             final: ReplayReport.Final(

@@ -45,6 +45,11 @@ public final class ReplaySession {
     var taps: [ReplayReport.Tap] = []
     var shown = ShownList()
     var anchorDriftMax = 0.0
+    /// Largest Android edge-effect distance seen in a frame, points.
+    var edgeEffectMax = 0.0
+    /// Carousel: the centred item of the last frame, and each change of it.
+    var lastCentredIndex: Int?
+    var centredIndexChanges: [ReplayReport.CentredIndexChange] = []
     var firstContentTime: Double?
     var distinctShown = Set<Int64>()
     var visibleCache = VisibleCache()
@@ -143,6 +148,7 @@ public final class ReplaySession {
         }
         scroll.step(to: now)
         invalidateForBounds()
+        showLoadMoreFooter()
         let update = updateVirtualizer()
         measureConfiguredCells(update)
         // The virtualizer has just asked the layout what is visible: reuse that for the controller.

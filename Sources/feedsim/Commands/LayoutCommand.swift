@@ -113,7 +113,8 @@ private func feedSizes(_ source: FeedPageSource, count: Int?) throws -> [Size] {
     return 0
 }
 
-/// The `feedsim layout --json` object: `content_size`, `rect`, `elements`, `target_content_offset`.
+/// The `feedsim layout --json` object: `content_size`, `rect`, `elements` (cells and supplementary
+/// views, in index order: refresh, header, cells, footer), `target_content_offset`.
 struct LayoutReport: Encodable {
     struct WH: Encodable {
         var width: Double
@@ -141,8 +142,14 @@ struct LayoutReport: Encodable {
             case scaleX = "scale_x", scaleY = "scale_y", translateX = "translate_x", translateY = "translate_y"
         }
     }
+    /// One element: `category` is `cell`, `supplementary` or `decoration`
+    /// (`UICollectionView.ElementCategory`); `element_kind` names a supplementary view's kind as
+    /// UIKit spells it (`UICollectionElementKindSectionHeader`, ...).
     struct Element: Encodable {
         var category: String
+        var elementKind: String?
+        /// `cell`, `refresh`, `header`, `footer`: the text summary's label (not encoded).
+        var label: String
         var section: Int
         var item: Int
         var frame: Frame
@@ -152,10 +159,13 @@ struct LayoutReport: Encodable {
         var hidden: Bool
         enum CodingKeys: String, CodingKey {
             case category, section, item, frame, alpha, transform, hidden
+            case elementKind = "element_kind"
             case zIndex = "z_index"
         }
         init(_ attributes: LayoutAttributes) {
-            category = attributes.category.name
+            category = attributes.category.categoryName
+            elementKind = attributes.category.elementKind
+            label = attributes.category.name
             section = attributes.indexPath.section
             item = attributes.indexPath.item
             frame = Frame(attributes.frame)
@@ -187,8 +197,8 @@ struct LayoutReport: Encodable {
         ]
         for element in elements {
             let f = element.frame
-            var line = "  \(element.category.padding(toLength: 6, withPad: " ", startingAt: 0)) "
-            line += element.category == "cell" ? "\(element.item)".padding(toLength: 8, withPad: " ", startingAt: 0) : "        "
+            var line = "  \(element.label.padding(toLength: 7, withPad: " ", startingAt: 0)) "
+            line += element.label == "cell" ? "\(element.item)".padding(toLength: 8, withPad: " ", startingAt: 0) : "        "
             line += "x \(n(f.x))  y \(n(f.y))  w \(n(f.width))  h \(n(f.height))"
             if element.transform.scaleX != 1 || element.transform.scaleY != 1 { line += "  scale \(element.transform.scaleX)" }
             if element.alpha != 1 { line += "  alpha \(element.alpha)" }

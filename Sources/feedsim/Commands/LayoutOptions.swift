@@ -5,7 +5,8 @@ import Foundation
 /// ``LayoutConfiguration``. Intrinsic sizes (`--sizes`, `--db`) and the viewport are read by
 /// the helpers below, so each command chooses which it offers.
 enum LayoutOptions {
-    /// The options that describe a layout (kind and parameters).
+    /// The options that describe a layout (kind and parameters). One a kind does not read
+    /// (``LayoutKind/parameters``) is a usage error naming the option and the layout.
     static let specs: [OptionSpec] = [
         OptionSpec("--kind", .value, "KIND", help: "Layout: " + LayoutKind.allCases.map(\.rawValue).joined(separator: "|") + "."),
         OptionSpec("--columns", .value, "C", help: "Columns of a grid or waterfall (default 3)."),
@@ -13,8 +14,9 @@ enum LayoutOptions {
         OptionSpec("--spacing", .value, "S", help: "Inter-item spacing in points (default 0)."),
         OptionSpec("--line-spacing", .value, "S", help: "Spacing between lines in points (default: --spacing)."),
         OptionSpec("--insets", .value, "T,L,B,R", help: "Content insets in points, or one number for all four (default 0)."),
-        OptionSpec("--header-height", .value, "H", help: "Header extent along the scroll axis in points (default none)."),
-        OptionSpec("--footer-height", .value, "H", help: "Footer extent along the scroll axis in points (flow, list; default none)."),
+        OptionSpec("--header-height", .value, "H", help: "Header extent at the content's start in points (grid, flow, mosaic, waterfall, list; default none)."),
+        OptionSpec("--footer-height", .value, "H", help: "Footer (load-more view) extent at the content's end in points (grid, flow, mosaic, waterfall, list; default none)."),
+        OptionSpec("--refresh-height", .value, "H", help: "Refresh view extent above the content in points (grid, flow, mosaic, waterfall, list; default none)."),
         OptionSpec("--big-height", .value, "B", help: "Mosaic big-item height in points (default 200)."),
         OptionSpec("--zoom", .value, "Z", help: "Carousel: the centred item is scaled by 1 + Z (default 0)."),
         OptionSpec("--fade", .flag, help: "Carousel: fade items away from the centre (alpha down to 0.6)."),
@@ -30,6 +32,7 @@ enum LayoutOptions {
         guard let kind = LayoutKind(rawValue: kindText) else {
             throw CommandFailure("--kind: expected one of \(LayoutKind.allCases.map(\.rawValue).joined(separator: ", ")), got '\(kindText)'")
         }
+        try rejectUnused(arguments, kind: kind)
         var configuration = LayoutConfiguration(kind: kind)
         if let columns = try arguments.int("--columns") { configuration.columns = columns }
         configuration.itemSize = try size(arguments, "--item-size")
@@ -45,6 +48,7 @@ enum LayoutOptions {
         }
         if let header = try arguments.double("--header-height") { configuration.headerHeight = header }
         if let footer = try arguments.double("--footer-height") { configuration.footerHeight = footer }
+        if let refresh = try arguments.double("--refresh-height") { configuration.refreshHeight = refresh }
         if let big = try arguments.double("--big-height") { configuration.bigHeight = big }
         if let zoom = try arguments.double("--zoom") { configuration.zoom = zoom }
         configuration.fade = arguments.flag("--fade")
@@ -62,6 +66,16 @@ enum LayoutOptions {
         }
         configuration.estimatedHeight = try arguments.double("--estimated-height")
         return configuration
+    }
+
+    /// Refuses a layout option the kind does not read (it would be dropped silently).
+    /// - Throws: ``UsageError`` naming the first such option, the layout and what it does use.
+    static func rejectUnused(_ arguments: ParsedArguments, kind: LayoutKind) throws {
+        let used = Set(kind.parameters.map { "--" + $0 })
+        for spec in specs where spec.name != "--kind" && arguments.flag(spec.name) && !used.contains(spec.name) {
+            let uses = kind.parameters.isEmpty ? "no layout options" : kind.parameters.map { "--" + $0 }.joined(separator: ", ")
+            throw UsageError("\(spec.name) is not used by the \(kind.rawValue) layout (\(kind.rawValue) uses \(uses))")
+        }
     }
 
     /// A `WxH` option as a size, `nil` when absent.

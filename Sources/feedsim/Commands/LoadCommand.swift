@@ -71,6 +71,11 @@ enum LoadCommandSupport {
     /// The load configuration from the command line. - Throws: ``UsageError`` or ``CommandFailure``.
     static func configuration(_ arguments: ParsedArguments) throws -> LoadConfiguration {
         let path = try arguments.required("--db")
+        // Usage first: a layout option the layout does not read is refused before any file is opened.
+        let layout = try LayoutOptions.configuration(from: arguments, defaultKind: .grid)
+        var replay = try ReplayOptionsParsing.options(from: arguments)
+        // A layout with a refresh view: the refresh control holds its height open while refreshing.
+        if layout.refreshHeight > 0 { replay.refreshControlHeight = layout.refreshHeight }
         guard FileManager.default.fileExists(atPath: path) else {
             throw CommandFailure("\(path): no such database (create one with feedsim seed)")
         }
@@ -96,8 +101,8 @@ enum LoadCommandSupport {
         }
         return LoadConfiguration(
             path: path, feedName: arguments.value("--feed") ?? "home", model: model, traces: traces,
-            layout: try LayoutOptions.configuration(from: arguments, defaultKind: .grid),
-            replay: try ReplayOptionsParsing.options(from: arguments), timeScale: timeScale, pagination: pagination,
+            layout: layout,
+            replay: replay, timeScale: timeScale, pagination: pagination,
             durationSeconds: try arguments.double("--duration", default: 10, in: 0.001...86_400) ?? 10,
             workers: try arguments.int("--workers", default: ProcessInfo.processInfo.activeProcessorCount, in: 1...1_024)
                 ?? 1,

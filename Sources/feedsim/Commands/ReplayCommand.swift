@@ -10,7 +10,8 @@ let replayCommand = Command(
     summary: "Replay a scroll trace against a feed on a virtual clock and report what a person would have seen.",
     usage: """
         replay --db PATH --trace FILE [--trace-format F] [--feed NAME] [--kind K and layout options]
-                      [--ranges PRESET] [--page-size N] [--prefetch D] [--latency M] [--faults F] [--seed S]
+                      [--ranges PRESET] [--page-size N] [--prefetch D] [--scroll P] [--pull-threshold PT]
+                      [--latency M] [--faults F] [--seed S]
                       [--json | --report FILE] [--timeline FILE] [--html FILE] [--perfetto FILE]
         """,
     options: [
@@ -35,6 +36,8 @@ let replayCommand = Command(
         var options = try ReplayOptionsParsing.options(from: arguments)
         options.keepTimeline = arguments.value("--timeline") != nil
         let layout = try LayoutOptions.configuration(from: arguments, defaultKind: .grid)
+        // A layout with a refresh view: the refresh control holds its height open while refreshing.
+        if layout.refreshHeight > 0 { options.refreshControlHeight = layout.refreshHeight }
         let trace = try loadTrace(path: tracePath, format: arguments.value("--trace-format"))
         let store = try openExistingStore(path: dbPath)
         let preset = try Preset.named(arguments.value("--insert-preset") ?? "mixed")

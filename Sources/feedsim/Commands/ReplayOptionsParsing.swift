@@ -15,7 +15,12 @@ enum ReplayOptionsParsing {
         OptionSpec(
             "--ranges", .value, "PRESET",
             help: "Cell and row ranges: " + RangeConfiguration.presetNames.joined(separator: "|") + " (default uikit)."),
-        OptionSpec("--scroll", .value, "PHYSICS", help: "Fling physics: uikit | android (default uikit)."),
+        OptionSpec(
+            "--scroll", .value, "PHYSICS",
+            help: "Scroll physics: uikit (rubber band, 10 pt pan slop) | android (clamped with an edge effect, 8 dp slop) (default uikit)."),
+        OptionSpec(
+            "--pull-threshold", .value, "PT",
+            help: "Pull to refresh fires when released this far past the top, points (default: uikit 50, the refresh control's height; android 64, SwipeRefreshLayout's DEFAULT_CIRCLE_TARGET, measured on its spinner, which moves half the finger's pull)."),
         OptionSpec(
             "--latency", .value, "MODEL",
             help: "Backend latency: fixed:MS | uniform:MIN,MAX | lognormal:MEDIAN,SIGMA | table:P=MS,... (default lognormal:120,0.5)."),
@@ -34,8 +39,11 @@ enum ReplayOptionsParsing {
             prefetch = try parsePrefetch(text)
         }
         let maxLoaded = try arguments.int("--max-loaded", in: 1...Int.max)
+        let scroll = try scrollPhysics(arguments)
+        let threshold = try arguments.double("--pull-threshold", in: 0.001...100_000) ?? defaultPullThreshold(scroll)
         let controller = FeedController.Configuration(
-            pageSize: pageSize, initialLoadPages: initialPages, prefetchDistance: prefetch, maxLoadedItems: maxLoaded)
+            pageSize: pageSize, initialLoadPages: initialPages, prefetchDistance: prefetch, refreshThreshold: threshold,
+            maxLoadedItems: maxLoaded)
         do { try controller.validate() } catch { throw CommandFailure("\(error)") }
         let rangesName = arguments.value("--ranges") ?? "uikit"
         guard var ranges = RangeConfiguration.preset(named: rangesName) else {
@@ -43,12 +51,6 @@ enum ReplayOptionsParsing {
                 "--ranges: unknown preset '\(rangesName)' (\(RangeConfiguration.presetNames.joined(separator: ", ")))")
         }
         if rangesName == "paging3" { ranges = .paging3(pageSize: pageSize) }
-        let scroll: ScrollModel.Configuration
-        switch arguments.value("--scroll") ?? "uikit" {
-        case "uikit": scroll = .uikit
-        case "android": scroll = .android
-        case let other: throw CommandFailure("--scroll: expected uikit or android, got '\(other)'")
-        }
         do {
             return ReplayOptions(
                 controller: controller, ranges: ranges, scroll: scroll,
@@ -58,6 +60,29 @@ enum ReplayOptionsParsing {
                 seed: try seed(arguments))
         } catch let error as ModelParseError {
             throw CommandFailure(error.description)
+        }
+    }
+
+    /// `--scroll`: the platform's scroll physics.
+    static func scrollPhysics(_ arguments: ParsedArguments) throws -> ScrollModel.Configuration {
+        switch arguments.value("--scroll") ?? "uikit" {
+        case "uikit": return .uikit
+        case "android": return .android
+        case let other: throw CommandFailure("--scroll: expected uikit or android, got '\(other)'")
+        }
+    }
+
+    /// The pull-to-refresh threshold a platform's physics implies, points:
+    /// - UIKit 50 pt: Apple publishes no trigger distance for `UIRefreshControl`; FeedSim uses the
+    ///   height of the refresh control's area (the 50 pt inset it holds open while refreshing).
+    /// - Android 64 dp: androidx `SwipeRefreshLayout` starts a refresh when the spinner's travel
+    ///   `overscrollTop = (y − initialMotionY) · DRAG_RATE` (0.5) exceeds `mTotalDragDistance`,
+    ///   which defaults to `DEFAULT_CIRCLE_TARGET` = 64 dp (SwipeRefreshLayout.java); the scroll
+    ///   model reports that travel as the pull distance, so 128 dp of finger travel past the top.
+    static func defaultPullThreshold(_ scroll: ScrollModel.Configuration) -> Double {
+        switch scroll.overscroll {
+        case .rubberBand: return 50
+        case .edgeEffect: return 64
         }
     }
 
