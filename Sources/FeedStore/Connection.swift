@@ -1,4 +1,5 @@
 internal import FeedSimSQLite
+import Foundation
 
 /// One SQLite connection: owns the handle and closes it (`sqlite3_close_v2`) in `deinit`.
 ///
@@ -16,16 +17,30 @@ final class Connection {
     /// Busy timeout: how long a writer waits for another connection's lock, in milliseconds.
     static let busyTimeoutMilliseconds: Int32 = 10_000
 
-    /// Opens (creating if needed) the database at `path`; `":memory:"` opens a private in-memory one.
-    /// - Throws: ``StoreError/notADatabase(path:)`` for a file that is not SQLite, ``SQLiteError``
-    ///   otherwise.
-    init(path: String) throws {
+    /// Whether this connection was opened with `SQLITE_OPEN_READONLY`.
+    let readOnly: Bool
+
+    /// Opens (creating if needed, unless `readOnly`) the database at `path`; `":memory:"` opens a
+    /// private in-memory one.
+    ///
+    /// A read-only connection (`SQLITE_OPEN_READONLY`) changes nothing in the file: no WAL switch,
+    /// no migration; it reads a WAL database as it is (<https://sqlite.org/wal.html#readonly>).
+    /// Before anything is changed, the file's tables are checked (``StoreSchemaCheck``): a foreign
+    /// SQLite database is refused untouched, whatever its `user_version`.
+    /// - Throws: ``StoreError/notADatabase(path:)`` for a file that is not SQLite,
+    ///   ``StoreError/foreignDatabase(path:reason:)``, ``StoreError/emptyDatabase(path:)`` (read-only
+    ///   only), ``SQLiteError`` otherwise.
+    /// - Parameter newestSchemaVersion: the newest migration known (a higher `user_version` is
+    ///   ``StoreError/newerSchema(path:version:newestKnown:)``); `nil` when opened without a migrator.
+    init(path: String, readOnly: Bool = false, newestSchemaVersion: Int? = nil) throws {
         SQLiteLibrary.configure()
         var db: OpaquePointer?
         // Serialized mode (SQLite's default build): one connection per thread is the rule, and the
         // library's own mutex is a safety net if a connection is ever handed across threads.
-        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX
-        let code = sqlite3_open_v2(path, &db, flags, nil)
+        let flags =
+            (readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE) | SQLITE_OPEN_FULLMUTEX
+            | SQLITE_OPEN_URI
+        let code = sqlite3_open_v2(Self.uri(path: path, readOnly: readOnly), &db, flags, nil)
         guard code == SQLITE_OK, let db else {
             let error = SQLiteError.capture(db, code: code, sql: nil, path: path)
             sqlite3_close_v2(db)
@@ -33,16 +48,22 @@ final class Connection {
         }
         self.path = path
         self.handle = db
+        self.readOnly = readOnly
         sqlite3_extended_result_codes(db, 1)
         sqlite3_busy_timeout(db, Self.busyTimeoutMilliseconds)
         do {
             try execute("PRAGMA foreign_keys = ON")
-            // Someone else's database (tables, no FeedSim schema version) is refused before anything,
-            // journal mode included, is changed in it.
-            if try scalarInt("PRAGMA user_version") == 0, try scalarInt("SELECT count(*) FROM sqlite_master") > 0 {
-                throw StoreError.foreignDatabase(path: path)
+            // Someone else's database is refused before anything, journal mode included, is changed in it.
+            switch try StoreSchemaCheck.inspect(self, newestKnown: newestSchemaVersion) {
+            case .feedSim: break
+            case .newer(let version):
+                throw StoreError.newerSchema(path: path, version: version, newestKnown: newestSchemaVersion ?? 0)
+            case .empty:
+                if readOnly { throw StoreError.emptyDatabase(path: path) }
+            case .foreign(let reason):
+                throw StoreError.foreignDatabase(path: path, reason: reason)
             }
-            if path != ":memory:" && !path.isEmpty {
+            if !readOnly && path != ":memory:" && !path.isEmpty {
                 let mode = try scalarText("PRAGMA journal_mode = WAL")
                 guard mode.lowercased() == "wal" else {
                     throw StoreError.resource(path: path, reason: "could not switch to WAL (journal mode is \(mode))")
@@ -54,6 +75,28 @@ final class Connection {
         } catch let error as SQLiteError where error.isCorrupt {
             throw StoreError.corrupt(path: path, message: error.message)
         }
+    }
+
+    /// The `file:` URI SQLite opens (<https://sqlite.org/uri.html>): the path percent-encoded, with
+    /// `immutable=1` for a read-only open of a database whose directory this process cannot write
+    /// and which has no `-shm` file: a WAL database can then not be read any other way
+    /// (<https://sqlite.org/wal.html#readonly>), and nobody can be writing it without that file.
+    static func uri(path: String, readOnly: Bool) -> String {
+        if path == ":memory:" || path.isEmpty { return path }
+        let allowed = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~/".utf8)
+        var encoded = ""
+        for byte in path.utf8 {
+            if allowed.contains(byte) {
+                encoded.unicodeScalars.append(Unicode.Scalar(byte))
+            } else {
+                encoded += String(format: "%%%02X", byte)
+            }
+        }
+        guard readOnly else { return "file:" + encoded }
+        let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        let immutable = access(directory, W_OK) != 0 && access(path + "-shm", F_OK) != 0
+            && access(path + "-wal", F_OK) != 0
+        return "file:" + encoded + "?mode=ro" + (immutable ? "&immutable=1" : "")
     }
 
     deinit {

@@ -36,14 +36,20 @@ public struct ItemGenerator: Sendable {
     }
 
     /// The publication time of the last generated item (or the start), Unix milliseconds.
-    public var lastPublishedAt: Int64 { Int64(clock.rounded(.down)) }
+    public var lastPublishedAt: Int64 { Self.milliseconds(clock) }
+
+    /// The clock's whole milliseconds, saturating at `Int64.max` (a store may hold items that
+    /// late; the head after them stays there, ties broken by id).
+    static func milliseconds(_ clock: Double) -> Int64 {
+        clock >= 9.223_372_036_854_775e18 ? Int64.max : Int64(clock.rounded(.down))
+    }
 
     /// The next item, published one exponential gap after the previous one.
     public mutating func next() -> NewItem {
         let gap = -log(1 - random.nextUnit()) * 3_600_000 / preset.itemsPerHour
         clock += gap
         generated += 1
-        let publishedAt = Int64(clock.rounded(.down))
+        let publishedAt = Self.milliseconds(clock)
         let payload = "{\"seq\":\(generated)}"
         if let ad = preset.ad, generated % ad.every == 0 {
             return NewItem(

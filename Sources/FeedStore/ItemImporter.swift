@@ -36,7 +36,18 @@ public struct ImportError: Error, CustomStringConvertible, Sendable, Equatable {
 
 /// Reads item files into ``NewItem``s. Parsing finishes before anything is written, so a bad row
 /// means nothing is imported.
+///
+/// Every stored number is bounded here, naming the file, line and field when it is not:
+/// `published_at` within ``Timestamp/storedRange`` (1970-01-01 to 9999-12-31 in Unix ms), sizes
+/// in ``sizeRange`` (0 < s ≤ 1,000,000 pt, what the layouts accept), ids in ``idRange``. Text must
+/// be valid UTF-8 (never stored as U+FFFD).
 public enum ItemImporter {
+    /// Intrinsic sizes an import accepts, points: more than 0, at most 1,000,000 (the layouts' bound).
+    public static let sizeRange: ClosedRange<Double> = .ulpOfOne...1_000_000
+    /// Ids an import accepts: 1 … 2^53 − 1 (exact as JSON numbers; far from `Int64.max`, so the
+    /// ids after them never overflow).
+    public static let idRange: ClosedRange<Int64> = 1...9_007_199_254_740_991
+
     /// The columns a CSV header or a JSON Lines object may use; `published_at`, `kind`, `width`
     /// and `height` are required, the others optional (`id` empty or absent: assigned by SQLite).
     public static let columns = ["id", "published_at", "kind", "width", "height", "title", "author", "payload"]
@@ -84,15 +95,25 @@ public enum ItemImporter {
                 guard let value = Int64(text.trimmingCharacters(in: .whitespaces)) else {
                     throw fail(key, "expected an integer, got '\(text)'")
                 }
-                return value
+                return try bounded(key, value, text)
             case let number as NSNumber:
                 let double = number.doubleValue
                 guard !number.isJSONBoolean, double.rounded() == double, abs(double) < 9.0e15 else {
                     throw fail(key, "expected an integer, got \(number)")
                 }
-                return number.int64Value
+                return try bounded(key, number.int64Value, "\(number)")
             default: throw fail(key, "expected an integer")
             }
+        }
+        func bounded(_ key: String, _ value: Int64, _ text: String) throws -> Int64 {
+            if key == "published_at", !Timestamp.storedRange.contains(value) {
+                throw fail(
+                    key, "expected Unix milliseconds from 1970-01-01 to 9999-12-31 (0...\(Timestamp.storedRange.upperBound)), got \(text)")
+            }
+            if key == "id", !idRange.contains(value) {
+                throw fail(key, "expected an id in \(idRange.lowerBound)...\(idRange.upperBound), got \(text)")
+            }
+            return value
         }
         func size(_ key: String) throws -> Double {
             let value: Double?
@@ -102,6 +123,9 @@ public enum ItemImporter {
             default: value = nil
             }
             guard let value, value.isFinite, value >= 0 else { throw fail(key, "expected a size ≥ 0 in points") }
+            guard sizeRange.contains(value) else {
+                throw fail(key, "expected a size in points, more than 0 and at most 1000000, got \(value)")
+            }
             return value
         }
         func text(_ key: String) throws -> String {
@@ -140,6 +164,11 @@ public enum ItemImporter {
         for line in data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
             lineNumber += 1
             let text = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+            if let offset = UTF8Check.firstInvalidByte(in: line) {
+                throw ImportError(
+                    file: file, location: "line \(lineNumber)", field: UTF8Check.jsonField(in: text) ?? "",
+                    reason: "invalid UTF-8 at byte \(offset + 1) of the line")
+            }
             if text.isEmpty { continue }
             guard let object = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any] else {
                 throw ImportError(file: file, location: "line \(lineNumber)", field: "", reason: "not a JSON object")
@@ -150,11 +179,22 @@ public enum ItemImporter {
     }
 
     static func parseCSV(_ data: Data, file: String) throws -> [NewItem] {
-        let records = try CSVReader.records(String(decoding: data, as: UTF8.self), file: file)
+        let bytes = [UInt8](data)
+        let records = try CSVReader.records(String(decoding: bytes, as: UTF8.self), file: file)
         guard let header = records.first else {
             throw ImportError(file: file, location: "line 1", field: "", reason: "empty file: expected a header row")
         }
         let names = header.fields.map { $0.trimmingCharacters(in: .whitespaces) }
+        if let offset = UTF8Check.firstInvalidByte(in: bytes) {
+            let (line, column) = UTF8Check.csvPosition(of: offset, in: bytes)
+            throw ImportError(
+                file: file, location: "line \(line)", field: column < names.count ? names[column] : "",
+                reason: "invalid UTF-8 (byte \(offset + 1) of the file)")
+        }
+        var seen: Set<String> = []
+        for name in names where !seen.insert(name).inserted {
+            throw ImportError(file: file, location: "line 1", field: name, reason: "column given twice in the header")
+        }
         for name in names where !columns.contains(name) {
             throw ImportError(
                 file: file, location: "line 1", field: name,

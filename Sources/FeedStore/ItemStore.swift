@@ -33,20 +33,51 @@ public final class ItemStore {
     /// The schema version (`PRAGMA user_version`) after migrations.
     public let schemaVersion: Int
 
-    /// Opens or creates the database at `path` and migrates it to the newest schema.
-    /// - Parameter schemaDirectory: the migration files; defaults to ``ProjectResources/schemaDirectory()``.
-    /// - Throws: ``StoreError/notADatabase(path:)``, ``StoreError/corrupt(path:message:)``,
-    ///   ``StoreError/newerSchema(path:version:newestKnown:)``, ``StoreError/resource(path:reason:)``
-    ///   for a missing `Schema/`, or ``SQLiteError``.
     deinit {
         rowStatements.removeAll()  // finalize them before the connection closes
         pageStatements.removeAll()
     }
 
-    public init(path: String, schemaDirectory: URL? = nil) throws {
+    /// Opens the database at `path` for the commands that only read (`page`, `stats`, `layout
+    /// --db`, `replay`): `SQLITE_OPEN_READONLY`, no WAL switch, no migration; the file is never
+    /// changed, and a read-only file works.
+    /// - Throws: as ``init(path:schemaDirectory:)``, and ``StoreError/emptyDatabase(path:)`` for an
+    ///   empty (or zero-byte) file, ``StoreError/readOnly(path:reason:)`` for a schema that needs a
+    ///   migration first.
+    public static func openReadOnly(path: String, schemaDirectory: URL? = nil) throws -> ItemStore {
+        try ItemStore(path: path, schemaDirectory: schemaDirectory, readOnly: true)
+    }
+
+    /// How long a connection waits for another's lock before failing with `SQLITE_BUSY`, milliseconds.
+    public static var busyTimeoutMilliseconds: Int { Int(Connection.busyTimeoutMilliseconds) }
+
+    /// Whether the store was opened read-only (``openReadOnly(path:schemaDirectory:)``).
+    public var isReadOnly: Bool { connection.readOnly }
+
+    /// Opens or creates the database at `path` and migrates it to the newest schema.
+    /// - Parameter schemaDirectory: the migration files; defaults to ``ProjectResources/schemaDirectory()``.
+    /// - Throws: ``StoreError/notADatabase(path:)``, ``StoreError/corrupt(path:message:)``,
+    ///   ``StoreError/newerSchema(path:version:newestKnown:)``, ``StoreError/resource(path:reason:)``
+    ///   for a missing `Schema/`, ``StoreError/foreignDatabase(path:reason:)`` for an SQLite file
+    ///   that is not FeedSim's (left untouched), or ``SQLiteError``.
+    public convenience init(path: String, schemaDirectory: URL? = nil) throws {
+        try self.init(path: path, schemaDirectory: schemaDirectory, readOnly: false)
+    }
+
+    private init(path: String, schemaDirectory: URL?, readOnly: Bool) throws {
         let migrator = try Migrator(directory: try schemaDirectory ?? ProjectResources.schemaDirectory())
-        connection = try Connection(path: path)
+        connection = try Connection(path: path, readOnly: readOnly, newestSchemaVersion: migrator.newestVersion)
         do {
+            if readOnly {
+                let version = Int(try connection.scalarInt("PRAGMA user_version"))
+                guard version == migrator.newestVersion else {
+                    throw StoreError.readOnly(
+                        path: path,
+                        reason: "schema version \(version) needs migrating to \(migrator.newestVersion) (run feedsim seed or import on it once)")
+                }
+                schemaVersion = version
+                return
+            }
             schemaVersion = try migrator.migrate(connection)
         } catch let error as SQLiteError where error.isNotADatabase {
             throw StoreError.notADatabase(path: path)
@@ -116,7 +147,22 @@ public final class ItemStore {
     /// - Complexity: O(n log N) for n items into a store of N.
     @discardableResult
     public func insert(items: [NewItem], feed: FeedID) throws -> [Int64] {
-        try connection.transaction { try insertWithoutTransaction(items, feed: feed) }
+        try connection.transaction { try insertWithoutTransaction(items, feed: feed, shouldStop: nil) }
+    }
+
+    /// As ``insert(items:feed:)``, checking `shouldStop` every 1,000 items: when it returns `true`
+    /// the transaction is rolled back and ``StoreError/interrupted`` thrown (SIGINT, SIGTERM).
+    @discardableResult
+    public func insert(items: [NewItem], feed: FeedID, shouldStop: @escaping () -> Bool) throws -> [Int64] {
+        try connection.transaction { try insertWithoutTransaction(items, feed: feed, shouldStop: shouldStop) }
+    }
+
+    /// The largest item id in the store (any feed), `nil` when it holds none.
+    /// - Complexity: O(log N) (the rowid B-tree's last entry).
+    public func largestItemID() throws -> Int64? {
+        let statement = try connection.prepare("SELECT max(id) FROM items")
+        guard try statement.step(), !statement.isNull(at: 0) else { return nil }
+        return statement.int64(at: 0)
     }
 
     /// Creates the feed `name` when missing and inserts `items` into it, in one transaction: when
@@ -124,21 +170,27 @@ public final class ItemStore {
     /// - Returns: the feed and the id of each item, in order.
     /// - Throws: as ``insert(items:feed:)``.
     /// - Complexity: O(n log N).
+    /// - Parameter shouldStop: checked every 1,000 items; `true` rolls everything back and throws
+    ///   ``StoreError/interrupted``.
     @discardableResult
-    public func insert(items: [NewItem], feedNamed name: String) throws -> (feed: FeedID, ids: [Int64]) {
+    public func insert(
+        items: [NewItem], feedNamed name: String, shouldStop: (() -> Bool)? = nil
+    ) throws -> (feed: FeedID, ids: [Int64]) {
         try connection.transaction {
             let feed = try createFeed(named: name)
-            return (feed, try insertWithoutTransaction(items, feed: feed))
+            return (feed, try insertWithoutTransaction(items, feed: feed, shouldStop: shouldStop))
         }
     }
 
-    private func insertWithoutTransaction(_ items: [NewItem], feed: FeedID) throws -> [Int64] {
+    private func insertWithoutTransaction(_ items: [NewItem], feed: FeedID, shouldStop: (() -> Bool)?) throws -> [Int64] {
         let statement = try connection.cachedStatement(Self.insertSQL)
         var ids: [Int64] = []
         ids.reserveCapacity(items.count)
-        for item in items {
+        for (index, item) in items.enumerated() {
+            if let shouldStop, index % 1_000 == 0, shouldStop() { throw StoreError.interrupted }
             ids.append(try insertOne(item, feed: feed, using: statement))
         }
+        if let shouldStop, shouldStop() { throw StoreError.interrupted }
         return ids
     }
 

@@ -34,25 +34,30 @@ public enum Seeder {
 
     /// As ``seed(_:feed:generator:count:progress:)``, creating the feed `name` when missing inside
     /// the same transaction (an interrupted run leaves neither feed nor items).
+    ///
+    /// - Parameter shouldStop: checked every 1,000 items and before the commit; when it returns
+    ///   `true` the transaction rolls back and ``StoreError/interrupted`` is thrown (SIGINT, SIGTERM).
     @discardableResult
     public static func seed(
         _ store: ItemStore, feedNamed name: String, generator: inout ItemGenerator, count: Int,
-        progress: ((Int) -> Void)? = nil
+        progress: ((Int) -> Void)? = nil, shouldStop: (() -> Bool)? = nil
     ) throws -> SeedSummary {
         try store.writeTransaction {
             let feed = try store.createFeed(named: name)
             return try seedWithoutTransaction(
-                store, feed: feed, generator: &generator, count: count, progress: progress)
+                store, feed: feed, generator: &generator, count: count, progress: progress, shouldStop: shouldStop)
         }
     }
 
     private static func seedWithoutTransaction(
-        _ store: ItemStore, feed: FeedID, generator: inout ItemGenerator, count: Int, progress: ((Int) -> Void)?
+        _ store: ItemStore, feed: FeedID, generator: inout ItemGenerator, count: Int, progress: ((Int) -> Void)?,
+        shouldStop: (() -> Bool)? = nil
     ) throws -> SeedSummary {
         precondition(count >= 0, "count must be ≥ 0")
         let statement = try store.connection.cachedStatement(ItemStore.insertSQL)
         var summary = SeedSummary(items: 0)
         for index in 0..<count {
+            if let shouldStop, index % 1_000 == 0, shouldStop() { throw StoreError.interrupted }
             let item = generator.next()
             let id = try store.insertOne(item, feed: feed, using: statement)
             if index == 0 {
@@ -65,6 +70,7 @@ public enum Seeder {
             if let progress, summary.items % progressInterval == 0 { progress(summary.items) }
         }
         progress?(summary.items)
+        if let shouldStop, shouldStop() { throw StoreError.interrupted }
         return summary
     }
 }

@@ -12,8 +12,15 @@ public enum StoreError: Error, CustomStringConvertible, Sendable, Equatable {
     case unknownFeed(String, known: [String])
     /// A feed name that is empty or only white space.
     case emptyFeedName
-    /// An SQLite file that already holds tables but no FeedSim schema (`user_version` 0): left untouched.
-    case foreignDatabase(path: String)
+    /// An SQLite file that is not a FeedSim database (other tables, a foreign or negative
+    /// `user_version`): left untouched. `reason` says what gave it away.
+    case foreignDatabase(path: String, reason: String)
+    /// An empty SQLite database (or a zero-byte file) given to a command that only reads.
+    case emptyDatabase(path: String)
+    /// A read-only store asked to write (or to migrate an older schema).
+    case readOnly(path: String, reason: String)
+    /// The run was interrupted (SIGINT, SIGTERM) and its transaction rolled back: nothing written.
+    case interrupted
     /// An id given to ``ItemStore/insert(items:feed:)`` already exists.
     case duplicateID(Int64)
     /// A resource directory or file (`Schema/`, `Seeds/`) is missing or malformed.
@@ -30,8 +37,14 @@ public enum StoreError: Error, CustomStringConvertible, Sendable, Equatable {
                 + "use a newer feedsim"
         case .emptyFeedName:
             return "a feed name cannot be empty"
-        case .foreignDatabase(let path):
-            return "\(path): an SQLite database, but not a FeedSim one (it has tables and no FeedSim schema version); left untouched"
+        case .foreignDatabase(let path, let reason):
+            return "\(path): an SQLite database, but not a FeedSim one (\(reason)); left untouched"
+        case .emptyDatabase(let path):
+            return "\(path): an empty database, not a FeedSim one (create one with feedsim seed or feedsim import)"
+        case .readOnly(let path, let reason):
+            return "\(path): opened read-only: \(reason)"
+        case .interrupted:
+            return "interrupted: rolled back, nothing written"
         case .unknownFeed(let name, let known):
             return "unknown feed '\(name)'" + (known.isEmpty ? " (the database has no feed)" : " (feeds: \(known.joined(separator: ", ")))")
         case .duplicateID(let id):

@@ -1,5 +1,16 @@
 /// ISO 8601 UTC timestamps ↔ Unix milliseconds, without a formatter or the local time zone.
 public enum Timestamp {
+    /// The timestamps the store accepts from outside (imports, `seed --start`): 1970-01-01T00:00:00Z
+    /// to 9999-12-31T23:59:59.999Z in Unix milliseconds.
+    public static let storedRange: ClosedRange<Int64> = 0...253_402_300_799_999
+
+    /// `a + b`, or `Int64.max` / `Int64.min` where it would overflow (timestamps and ids that reach
+    /// the end of the range stay there instead of trapping).
+    public static func saturatingAdd(_ a: Int64, _ b: Int64) -> Int64 {
+        let (sum, overflow) = a.addingReportingOverflow(b)
+        return overflow ? (b > 0 ? Int64.max : Int64.min) : sum
+    }
+
     /// Parses `YYYY-MM-DDTHH:MM:SS[.fff](Z|±HH:MM)`, or a bare date `YYYY-MM-DD` (midnight UTC).
     /// - Returns: Unix milliseconds, or `nil` when the text is not of that shape or out of range.
     public static func milliseconds(iso8601 text: String) -> Int64? {
@@ -45,7 +56,9 @@ public enum Timestamp {
             } else if index < bytes.count, bytes[index] == 43 || bytes[index] == 45 {  // '+' or '-'
                 let sign = bytes[index] == 43 ? 1 : -1
                 index += 1
-                guard let offsetHours = number(2), expect(58), let offsetMinutes = number(2) else { return nil }
+                guard let offsetHours = number(2), expect(58), let offsetMinutes = number(2), offsetHours < 24,
+                    offsetMinutes < 60
+                else { return nil }
                 seconds -= sign * (offsetHours * 3600 + offsetMinutes * 60)
             } else {
                 return nil

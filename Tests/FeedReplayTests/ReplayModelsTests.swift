@@ -65,6 +65,12 @@ import Testing
         #expect(model.outcome(issuedAt: 2000, &rng) == .success)
     }
 
+    @Test(arguments: ["outage=-5-10", "outage=5-", "outage=5-10-20", "outage=10-5", "outage=0-inf"])
+    func malformedOutagesAreRefusedNotRepaired(text: String) {
+        // "-5-10" used to split into 5 and 10 and become 5-10 silently.
+        #expect(throws: ModelParseError.self) { try FaultModel.parse(text) }
+    }
+
     @Test func errorRateIsHonouredOverManyCalls() throws {
         let model = try FaultModel.parse("error=0.25")
         var rng = SplitMix64(seed: 3)

@@ -39,6 +39,7 @@ extension LoadReport {
             "consistency (\(s.pagination.rawValue)): \(k.duplicates) duplicates, \(k.skips) skips "
                 + "in \(k.sessionsChecked) sessions (\(k.spansRead) spans read from the index, \(k.spansReused) "
                 + "unchanged since the last read)")
+        if let verdict = consistencyVerdict { lines.append(verdict) }
         if k.replayViolations.isEmpty {
             lines.append("replay violations: none")
         } else {
@@ -54,6 +55,21 @@ extension LoadReport {
             lines.append(line)
         }
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The consistency figures in words: what a walk that repeated or lost items means, and that
+    /// with OFFSET pages it is what the baseline exists to show; `nil` for a clean walk.
+    public var consistencyVerdict: String? {
+        let k = consistency
+        guard k.duplicates > 0 || k.skips > 0 else { return nil }
+        let what = "the walks repeated \(k.duplicates) item(s) and lost \(k.skips) item(s)"
+        switch settings.pagination {
+        case .offset:
+            return "  \(what): OFFSET pages shift when rows are inserted or deleted above them; "
+                + "this is the baseline's point (keyset pages show 0 duplicates, 0 skips)"
+        case .keyset:
+            return "  \(what) with keyset pages: a bug (they must show 0 duplicates, 0 skips)"
+        }
     }
 
     private func pad(_ text: String, _ width: Int) -> String {

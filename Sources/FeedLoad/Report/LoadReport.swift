@@ -82,6 +82,8 @@ public struct LoadReport: Codable, Sendable {
     /// By query kind (`newest`, `after`, `before`, `offset`, `rows`, `insert`); kinds not run are absent.
     public var latency: [String: Latency]
     public var consistency: Consistency
+    /// Why the run never got going: a writer or worker thread that could not be started.
+    public var startFailure: String?
     /// Replay sessions that finished, their blank area (the mean of their mean blank fractions,
     /// 0...1) and time to first content (ms of virtual time, over the sessions that showed content).
     public var replays: Replays

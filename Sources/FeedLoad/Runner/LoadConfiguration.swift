@@ -40,6 +40,15 @@ public struct LoadConfiguration: Sendable {
     /// index, as a run with writers mostly does (`feedsim bench load` measures both).
     public var reuseUnchangedSpans = true
 
+    /// Most sessions (closed model) or slots (open model): each holds a connection, a replay and
+    /// its loaded list while it runs (`feedsim load --sessions`).
+    public static let maxSessions = 10_000
+    /// Most writer threads: SQLite lets one writer in at a time, so more writers only queue on
+    /// the lock (`feedsim load --writers`).
+    public static let maxWriters = 64
+    /// Most session worker threads (`feedsim load --workers`).
+    public static let maxWorkers = 256
+
     /// Items per page (the controller's).
     public var pageSize: Int { replay.controller.pageSize }
 

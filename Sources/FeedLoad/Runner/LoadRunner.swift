@@ -42,22 +42,38 @@ public final class LoadRunner: Sendable {
         if case .pagination(let budget) = configuration.session, budget < 1 {
             throw fail("page-budget", "must be at least 1 page")
         }
-        guard configuration.workers >= 1 else { throw fail("workers", "must be at least 1") }
+        guard (1...LoadConfiguration.maxWorkers).contains(configuration.workers) else {
+            throw fail("workers", "must be 1...\(LoadConfiguration.maxWorkers)")
+        }
         switch configuration.model {
         case .closed(let sessions):
-            guard sessions >= 1 else { throw fail("sessions", "must be at least 1") }
+            guard (1...LoadConfiguration.maxSessions).contains(sessions) else {
+                throw fail("sessions", "must be 1...\(LoadConfiguration.maxSessions)")
+            }
         case .open(let rate, let slots):
             guard rate > 0, rate.isFinite else { throw fail("arrival-rate", "must be a positive rate per second") }
-            guard slots >= 1 else { throw fail("sessions", "must be at least 1 slot") }
+            guard (1...LoadConfiguration.maxSessions).contains(slots) else {
+                throw fail("sessions", "must be 1...\(LoadConfiguration.maxSessions) slots")
+            }
         }
-        guard configuration.writers >= 0 else { throw fail("writers", "must be 0 or more") }
+        guard (0...LoadConfiguration.maxWriters).contains(configuration.writers) else {
+            throw fail("writers", "must be 0...\(LoadConfiguration.maxWriters)")
+        }
         if configuration.writers > 0 {
             guard configuration.writeRate > 0, configuration.writeRate.isFinite else {
                 throw fail("write-rate", "must be a positive rate per second")
             }
             guard configuration.writeBatch >= 1 else { throw fail("write-batch", "must be at least 1") }
         }
-        let store = try ItemStore(path: configuration.path)
+        let store: ItemStore
+        do {
+            store = try ItemStore(path: configuration.path)
+        } catch let error as SQLiteError where error.isBusy {
+            throw fail(
+                "db",
+                "\(configuration.path) is locked by another process (still busy after \(ItemStore.busyTimeoutMilliseconds / 1000) s):"
+                    + " no session could read it")
+        }
         feed = try store.requireFeed(named: configuration.feedName)
         let preset = try Preset.named(configuration.writerPreset)
         _ = try configuration.layout.makeLayout()  // a layout that cannot be built fails here, not per session
@@ -95,9 +111,18 @@ public final class LoadRunner: Sendable {
 
     /// Runs the load to the end and returns its report. Raises glibc's heap trim threshold for the
     /// process first (``HeapTuning``).
+    ///
+    /// A writer or worker thread that cannot be started ends the run before it begins:
+    /// ``LoadReport/startFailure`` says which, and no page is served.
     public func run() -> LoadReport {
         HeapTuning.keepFreedMemory()
-        writers?.start()
+        if let failure = writers?.start() {
+            var report = LoadReport(
+                configuration: configuration, counts: SessionCounts(), metrics: writers?.metrics() ?? LoadMetrics(),
+                elapsed: .zero, stoppedEarly: true)
+            report.startFailure = failure
+            return report
+        }
         let sampler = TimelineSampler()
         let (scheduler, writers) = (scheduler, writers)
         sampler.start { (scheduler.progress(), writers?.metrics()) }
@@ -109,7 +134,8 @@ public final class LoadRunner: Sendable {
         if let writerMetrics { metrics.merge(writerMetrics) }
         var report = LoadReport(
             configuration: configuration, counts: result.counts, metrics: metrics, elapsed: result.elapsed,
-            stoppedEarly: stop.isSet)
+            stoppedEarly: stop.isSet && result.startFailure == nil)
+        report.startFailure = result.startFailure
         report.timeline = timeline
         return report
     }

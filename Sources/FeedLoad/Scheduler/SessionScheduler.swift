@@ -52,25 +52,34 @@ public final class SessionScheduler: Sendable {
     }
 
     /// Runs the load on `workers` threads and returns when all have stopped.
+    ///
+    /// When a worker thread cannot be started (``SchedulerResult/startFailure``), the run is
+    /// stopped at once: the workers already started end, and none is waited for that never ran.
     /// - Returns: counts of sessions and the metrics merged across workers.
     public func run() -> SchedulerResult {
         let start = clock.now
         state.withLock { $0.start(model: model, at: start, deadline: start.advanced(by: duration)) }
         let group = DispatchGroup()
+        var failure: String?
         for worker in 0..<workers {
-            let thread = Thread { [self] in
+            group.enter()
+            // 8 MiB, as the main thread: debug-build frames reach ~11 KB and skip the 4 KiB guard page
+            // unprobed, so a small stack that overflowed would corrupt a neighbour silently.
+            let code = ThreadLauncher.start(stackSize: 8 << 20) { [self] in
                 workerLoop(worker)
                 group.leave()
             }
-            // 8 MiB, as the main thread: debug-build frames reach ~11 KB and skip the 4 KiB guard page
-            // unprobed, so a small stack that overflowed would corrupt a neighbour silently.
-            thread.stackSize = 8 << 20
-            group.enter()
-            thread.start()
+            if code != 0 {
+                group.leave()  // this one never runs
+                failure = ThreadLauncher.StartFailure(role: "worker", index: worker, count: workers, code: code).description
+                stop.set()
+                break
+            }
         }
         group.wait()
         let elapsed = start.duration(to: clock.now)
-        return SchedulerResult(counts: state.withLock { $0.counts }, metrics: snapshot(), elapsed: elapsed)
+        return SchedulerResult(
+            counts: state.withLock { $0.counts }, metrics: snapshot(), elapsed: elapsed, startFailure: failure)
     }
 
     /// The session counts and metrics so far (for a progress line); safe from any thread.
@@ -202,6 +211,8 @@ public struct SchedulerResult: Sendable {
     public var metrics: LoadMetrics
     /// Wall time since the run started.
     public var elapsed: Duration
+    /// Why the run stopped before it began: a worker thread that could not be started.
+    public var startFailure: String? = nil
 }
 
 extension Duration {

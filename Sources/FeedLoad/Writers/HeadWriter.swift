@@ -44,7 +44,7 @@ final class HeadWriter {
                 let newest = try head.step() ? head.int64(at: 0) : 0
                 head.reset()
                 var ids: [Int64] = []
-                for item in generator.items(count: batch, notBefore: newest + 1) {
+                for item in generator.items(count: batch, notBefore: newest < Int64.max ? newest + 1 : Int64.max) {
                     defer { insert.reset() }
                     insert.bind(feed.rawValue, at: 1)
                     insert.bind(item.publishedAt, at: 2)

@@ -34,16 +34,25 @@ public final class WriterPool: Sendable {
     }
 
     /// Starts the writer threads. A writer that cannot open its connection counts the error and ends.
-    public func start() {
+    /// - Returns: `nil`, or why a writer thread could not be started; then the writers already
+    ///   started are stopped again (``stop()`` waits only for threads that run).
+    @discardableResult
+    public func start() -> String? {
         let interval = Double(count * batch) / ratePerSecond
         for writer in 0..<count {
             group.enter()
-            let thread = Thread { [self] in
+            // Writers run SQLite calls only: 1 MiB of stack is plenty and keeps 64 of them cheap.
+            let code = ThreadLauncher.start(stackSize: 1 << 20) { [self] in
                 defer { group.leave() }
                 run(writer, interval: interval)
             }
-            thread.start()
+            if code != 0 {
+                group.leave()
+                stop()
+                return ThreadLauncher.StartFailure(role: "writer", index: writer, count: count, code: code).description
+            }
         }
+        return nil
     }
 
     private func run(_ writer: Int, interval: Double) {

@@ -69,8 +69,10 @@ public struct FaultModel: Hashable, Sendable {
                 guard let ms = Double(pair[1]), ms.isFinite, ms > 0 else { throw fail("timeout-ms must be > 0") }
                 model.timeoutMs = ms
             case "outage":
-                let bounds = pair[1].split(separator: "-").compactMap { Double($0) }
-                guard bounds.count == 2, bounds[0] < bounds[1], bounds[0] >= 0 else {
+                // Not omitting empty parts: "-5-10" is three parts, refused (not read as 5-10).
+                let parts = pair[1].split(separator: "-", omittingEmptySubsequences: false)
+                let bounds = parts.compactMap { Double($0) }.filter(\.isFinite)
+                guard parts.count == 2, bounds.count == 2, bounds[0] < bounds[1], bounds[0] >= 0 else {
                     throw fail("outage must be START-END in ms with START < END")
                 }
                 model.outages.append(bounds[0]..<bounds[1])

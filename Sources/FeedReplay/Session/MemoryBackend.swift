@@ -22,7 +22,7 @@ public final class MemoryBackend: ReplayBackend {
     /// - Parameter items: any order; kept sorted in feed order. Ids must be unique.
     public init(items: [Item], epoch: Int64? = nil) {
         self.items = items.sorted { $0.cursor < $1.cursor }
-        self.epoch = epoch ?? ((self.items.first?.publishedAt ?? 0) + 1)
+        self.epoch = epoch ?? saturatingAdd(self.items.first?.publishedAt ?? 0, 1)
     }
 
     public func page(_ request: FeedController.FetchRequest) throws -> Page {
@@ -38,12 +38,14 @@ public final class MemoryBackend: ReplayBackend {
     }
 
     public func insertAtHead(count: Int, at t: Double) throws {
-        let base = max(epoch + Int64(t), (items.first?.publishedAt ?? 0) + 1)
-        let nextID = (items.map(\.id).max() ?? 0) + 1
+        let offset = t.isFinite && t > 0 ? (t < 9.2e18 ? Int64(t) : Int64.max) : 0
+        let base = max(
+            saturatingAdd(epoch, offset), saturatingAdd(items.first?.publishedAt ?? 0, 1))
+        let nextID = saturatingAdd(items.map(\.id).max() ?? 0, 1)
         let new = (0..<Int64(count)).map {
             Item(
-                id: nextID + $0, publishedAt: base + $0, kind: insertedKind, width: insertedSize.width,
-                height: insertedSize.height)
+                id: saturatingAdd(nextID, $0), publishedAt: saturatingAdd(base, $0),
+                kind: insertedKind, width: insertedSize.width, height: insertedSize.height)
         }
         items = (new + items).sorted { $0.cursor < $1.cursor }
     }
@@ -72,4 +74,10 @@ extension MemoryBackend: PageSource {
         let olderExists = items.contains { (slice.last?.cursor ?? cursor) < $0.cursor }
         return Page(items: slice, hasMoreBefore: newer.count > slice.count, hasMoreAfter: olderExists)
     }
+}
+
+/// `a + b`, saturating at the ends of `Int64` (timestamps and ids near `Int64.max` must not trap).
+private func saturatingAdd(_ a: Int64, _ b: Int64) -> Int64 {
+    let (sum, overflow) = a.addingReportingOverflow(b)
+    return overflow ? (b > 0 ? Int64.max : Int64.min) : sum
 }

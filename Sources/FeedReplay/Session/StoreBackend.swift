@@ -5,27 +5,35 @@ import FeedStore
 /// The real ``ReplayBackend``: one feed of any ``FeedModel/FeedBackend`` (a SQLite ``ItemStore``,
 /// a PostgreSQL database, an HTTP feed API), on this session's connection.
 ///
-/// Upstream inserts write real rows at the feed's head, generated from a preset, so a later
-/// Refresh finds them. Virtual time 0 is mapped to just after the newest item at the start, so
-/// an insert at `t` ms is published at `newest + 1 + t` ms or later.
+/// Upstream inserts make rows at the feed's head, generated from a preset, so a later Refresh
+/// finds them. They are kept in memory (``PendingInserts``) and merged into what the replay
+/// reads, so the backend is not written (nor its write lock held) while the replay runs — it may
+/// be opened read-only; ``commitInserts()`` writes them all in one transaction at the end when
+/// they are kept. Virtual time 0 is mapped to just after the newest item at the start, so an
+/// insert at `t` ms is published at `newest + 1 + t` ms or later (saturating at `Int64.max`).
 public final class StoreBackend: ReplayBackend {
-    /// The backend the replay reads and writes.
+    /// The backend the replay reads (and, on ``commitInserts()``, writes).
     public let backend: any FeedBackend
     private var generator: ItemGenerator
     private let epoch: Int64
-    /// Ids written by ``insertAtHead(count:at:)``, in order, so a caller can remove them afterwards.
+    private var pending: PendingInserts
+    /// Ids given by ``insertAtHead(count:at:)``, in order (in memory until ``commitInserts()``).
     public private(set) var insertedIDs: [Int64] = []
 
     /// - Parameters:
     ///   - backend: an open backend bound to the replayed feed (one thread at a time).
     ///   - insertPreset: the preset new items are generated from; `seed` seeds that generator.
+    ///   - largestID: the backend's largest item id (any feed), so inserts take the ids after it,
+    ///     as SQLite's rowids would; `nil`: after the largest id on the feed's newest page.
     /// - Throws: the backend's error when the newest item cannot be read.
-    public init(backend: any FeedBackend, insertPreset: Preset, seed: UInt64) throws {
+    public init(backend: any FeedBackend, insertPreset: Preset, seed: UInt64, largestID: Int64? = nil) throws {
         self.backend = backend
-        let newest = try backend.newest(limit: 1).items.first?.publishedAt ?? ItemGenerator.defaultStart
+        let newestPage = try backend.newest(limit: 100)
+        let newest = newestPage.items.first?.publishedAt ?? ItemGenerator.defaultStart
         let (start, overflow) = newest.addingReportingOverflow(1)
         self.epoch = overflow ? newest : start
         self.generator = ItemGenerator(preset: insertPreset, seed: seed, start: epoch)
+        self.pending = PendingInserts(largestID: largestID ?? newestPage.items.map(\.id).max())
     }
 
     /// - Parameters:
@@ -34,26 +42,65 @@ public final class StoreBackend: ReplayBackend {
     ///   - insertPreset: the preset new items are generated from; `seed` seeds that generator.
     /// - Throws: ``SQLiteError`` when the newest item cannot be read.
     public convenience init(store: ItemStore, feed: FeedID, insertPreset: Preset, seed: UInt64) throws {
-        try self.init(backend: store.pages(feed: feed), insertPreset: insertPreset, seed: seed)
+        try self.init(
+            backend: store.pages(feed: feed), insertPreset: insertPreset, seed: seed, largestID: try store.largestItemID())
     }
 
+    /// How many rows the trace's insert events made so far (in memory until committed).
+    public var pendingInsertCount: Int { pending.count }
+
     public func page(_ request: FeedController.FetchRequest) throws -> Page {
-        try request.run(on: backend)
+        let page = try request.run(on: backend)
+        if pending.isEmpty { return page }
+        let shape: PendingInserts.PageRequest
+        switch request.query {
+        case .newest: shape = .newest
+        case .after(let cursor): shape = .after(cursor)
+        case .before(let cursor): shape = .before(cursor)
+        }
+        return try pending.merge(shape, limit: request.limit, storePage: page, storeProbe: probe)
+    }
+
+    /// Whether the backend holds an item newer (`newer`) or older than `anchor`.
+    private func probe(_ anchor: Cursor, _ newer: Bool) throws -> Bool {
+        newer ? !(try backend.before(anchor, limit: 1).items.isEmpty) : !(try backend.after(anchor, limit: 1).items.isEmpty)
     }
 
     public func rows(ids: [Int64]) throws -> RowBatch {
-        try backend.rows(ids: ids)
+        if pending.isEmpty { return try backend.rows(ids: ids) }
+        return try pending.rows(ids: ids) { try backend.rows(ids: $0) }
     }
 
     public func insertAtHead(count: Int, at t: Double) throws {
         let offset = t.isFinite && t > 0 ? Int64(min(t.rounded(.down), 1e15)) : 0
         let (notBefore, overflow) = epoch.addingReportingOverflow(offset)
         let items = generator.items(count: count, notBefore: overflow ? Int64.max : notBefore)
-        insertedIDs += try backend.insert(items)
+        insertedIDs += try pending.add(items)
     }
 
     public func groundTruth(after cursor: Cursor, limit: Int) throws -> [Item] {
         guard limit > 0 else { return [] }
-        return try backend.groundTruth(after: cursor, limit: limit)
+        let truth = try backend.groundTruth(after: cursor, limit: limit)
+        if pending.isEmpty { return truth }
+        let page = Page(items: truth, hasMoreBefore: false, hasMoreAfter: false)
+        return try pending.merge(.after(cursor), limit: limit, storePage: page, storeProbe: { _, _ in false }).items
+    }
+
+    /// Writes every pending insert into the backend in one transaction (``FeedModel/FeedBackend/insert(_:)``:
+    /// all or nothing; the write lock is held only for that), with the ids the replay gave them;
+    /// when another writer took one of those ids meanwhile, the backend assigns new ones instead
+    /// (the same rows, all kept).
+    /// - Returns: how many rows were written.
+    /// - Throws: the backend's error; nothing is written then.
+    @discardableResult
+    public func commitInserts() throws -> Int {
+        let items = pending.newItems
+        guard !items.isEmpty else { return 0 }
+        do {
+            insertedIDs = try backend.insert(items)
+        } catch StoreError.duplicateID {
+            insertedIDs = try backend.insert(items.map { var item = $0; item.id = nil; return item })
+        }
+        return items.count
     }
 }

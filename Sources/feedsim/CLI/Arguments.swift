@@ -1,35 +1,22 @@
 import Foundation
 
-/// How an option takes its argument.
-enum OptionKind: Sendable {
-    /// `--fade`: present or not.
-    case flag
-    /// `--db PATH` or `--db=PATH`: exactly one value; given twice, the last one wins.
-    case value
-    /// `--trace A --trace B`: one value per occurrence, kept in order.
-    case repeated
-}
-
-/// One option a command accepts, with its help line.
-struct OptionSpec: Sendable {
-    var name: String
-    var kind: OptionKind
-    var help: String
-    var valueName: String
-
-    init(_ name: String, _ kind: OptionKind = .value, _ valueName: String = "VALUE", help: String) {
-        self.name = name
-        self.kind = kind
-        self.help = help
-        self.valueName = valueName
-    }
-}
-
-/// Bad usage: unknown flag, missing value, missing required option. Exit 64 (`EX_USAGE`).
+/// Bad usage: unknown flag, missing value, missing required option, a value outside its option's
+/// range, an unexpected argument. Exit 64 (`EX_USAGE`).
 struct UsageError: Error, CustomStringConvertible {
     var message: String
-    init(_ message: String) { self.message = message }
+    /// Whether the command's usage line follows the message (not for a bad value: the message
+    /// names the option and its range, one line is enough).
+    var showsUsage: Bool
+    init(_ message: String, showsUsage: Bool = true) {
+        self.message = message
+        self.showsUsage = showsUsage
+    }
     var description: String { message }
+
+    /// `--name: expected …, got '…'`.
+    static func badValue(_ name: String, _ problem: String) -> UsageError {
+        UsageError("\(name): \(problem)", showsUsage: false)
+    }
 }
 
 /// A well-formed command that cannot do its job (bad value, missing file, unknown preset). Exit 1.
@@ -41,17 +28,22 @@ struct CommandFailure: Error, CustomStringConvertible {
 
 /// The parsed options and positional arguments of one command.
 ///
-/// Stage two of the pipeline (tokens → command → bound options → validated values):
-/// `parse` only matches tokens to the command's ``OptionSpec``s; typed accessors validate.
+/// Stage two of the pipeline (tokens → command → bound options → validated values): `init`
+/// matches tokens to the command's ``OptionSpec``s and checks every value against its option's
+/// ``OptionValue`` as it binds it, so a value out of range stops the command before any work;
+/// the typed accessors return the given value or the table's default.
 struct ParsedArguments {
     private(set) var values: [String: [String]] = [:]
     private(set) var positionals: [String] = []
     /// Whether `--help` or `-h` was given.
     private(set) var wantsHelp = false
+    private let specs: [String: OptionSpec]
 
-    /// - Throws: ``UsageError`` naming the unknown option or the option missing its value.
+    /// - Throws: ``UsageError`` naming the unknown option, the option missing its value, or the
+    ///   option whose value is outside its range.
     init(_ tokens: [String], specs: [OptionSpec]) throws {
         let byName = Dictionary(specs.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
+        self.specs = byName
         var index = 0
         var onlyPositionals = false
         while index < tokens.count {
@@ -91,6 +83,7 @@ struct ParsedArguments {
                     value = tokens[index]
                     index += 1
                 }
+                if let problem = spec.value.problem(with: value) { throw UsageError.badValue(name, problem) }
                 if spec.kind == .value {
                     values[name] = [value]
                 } else {
@@ -103,7 +96,8 @@ struct ParsedArguments {
     /// Whether the flag was given.
     func flag(_ name: String) -> Bool { values[name] != nil }
 
-    /// The option's value, or `nil` when absent.
+    /// The option's value, or `nil` when absent (the table's default is not applied: text options
+    /// have their defaults in the command).
     func value(_ name: String) -> String? { values[name]?.last }
 
     /// All values of a repeated option, in order.
@@ -115,42 +109,46 @@ struct ParsedArguments {
         return value
     }
 
-    /// An integer option. - Throws: ``CommandFailure`` when it is not an integer in `range`.
-    func int(_ name: String, default fallback: Int? = nil, in range: ClosedRange<Int> = Int.min...Int.max) throws -> Int? {
-        guard let text = value(name) else { return fallback }
-        guard let number = Int(text), range.contains(number) else {
-            throw CommandFailure("\(name): expected an integer in \(describe(range)), got '\(text)'")
-        }
-        return number
+    /// Fails when the command was given positional arguments (every command that takes none).
+    /// - Throws: ``UsageError`` naming the first one.
+    func expectNoPositionals() throws {
+        if let first = positionals.first { throw UsageError("unexpected argument '\(first)'") }
     }
 
-    /// A floating-point option. - Throws: ``CommandFailure`` when it is not a finite number in `range`.
-    func double(_ name: String, default fallback: Double? = nil, in range: ClosedRange<Double> = -Double.greatestFiniteMagnitude...Double.greatestFiniteMagnitude) throws -> Double? {
-        guard let text = value(name) else { return fallback }
-        guard let number = Double(text), number.isFinite, range.contains(number) else {
-            throw CommandFailure("\(name): expected a number in \(range.lowerBound)...\(range.upperBound), got '\(text)'")
-        }
-        return number
+    /// The given value, else the table's default, else `fallback`; checked against the rule.
+    private func checked(_ name: String, fallback: String?) throws -> (text: String, rule: OptionValue)? {
+        guard let spec = specs[name] else { preconditionFailure("option \(name) is not in the command's table") }
+        guard let text = value(name) ?? spec.defaultValue ?? fallback else { return nil }
+        if let problem = spec.value.problem(with: text) { throw UsageError.badValue(name, problem) }
+        return (text, spec.value)
     }
 
-    /// A list of numbers separated by `separator` (e.g. `--viewport 390x844`, `--insets 8,8,8,8`).
-    /// - Throws: ``CommandFailure`` naming the option when the count or a number is wrong.
-    func numbers(_ name: String, separator: Character, count: ClosedRange<Int>) throws -> [Double]? {
-        guard let text = value(name) else { return nil }
-        let parts = text.split(separator: separator, omittingEmptySubsequences: false)
-        let numbers = parts.compactMap { Double($0) }.filter(\.isFinite)
-        guard numbers.count == parts.count, count.contains(numbers.count) else {
-            let shape = count.lowerBound == count.upperBound ? "\(count.lowerBound)" : "\(count.lowerBound) to \(count.upperBound)"
-            throw CommandFailure("\(name): expected \(shape) numbers separated by '\(separator)', got '\(text)'")
-        }
-        return numbers
+    /// An integer option (``OptionValue/integer(_:)``): the value, the table's default, or `fallback`.
+    /// - Throws: ``UsageError`` when it is not an integer in the option's range.
+    func int(_ name: String, default fallback: Int? = nil) throws -> Int? {
+        guard let (text, _) = try checked(name, fallback: fallback.map(String.init)) else { return nil }
+        return Int(text.trimmingCharacters(in: .whitespaces))
     }
 
-    private func describe(_ range: ClosedRange<Int>) -> String {
-        switch (range.lowerBound, range.upperBound) {
-        case (Int.min, Int.max): return "any"
-        case (let low, Int.max): return "\(low)..."
-        default: return "\(range.lowerBound)...\(range.upperBound)"
+    /// A number option (``OptionValue/number(_:)``): the value, the table's default, or `fallback`.
+    /// - Throws: ``UsageError`` when it is not a finite number in the option's range.
+    func double(_ name: String, default fallback: Double? = nil) throws -> Double? {
+        guard let (text, _) = try checked(name, fallback: fallback.map { "\($0)" }) else { return nil }
+        return Double(text)
+    }
+
+    /// A seed option (``OptionValue/seed``). - Throws: ``UsageError`` when it is not a `UInt64`.
+    func seed(_ name: String) throws -> UInt64? {
+        guard let (text, _) = try checked(name, fallback: nil) else { return nil }
+        return UInt64(text)
+    }
+
+    /// A list of numbers (``OptionValue/numbers(separator:count:each:)``: `--viewport 390x844`,
+    /// `--insets 8,8,8,8`). - Throws: ``UsageError`` naming the option when the count or a number is wrong.
+    func numbers(_ name: String) throws -> [Double]? {
+        guard let (text, rule) = try checked(name, fallback: nil), case .numbers(let separator, _, _) = rule else {
+            return nil
         }
+        return text.split(separator: separator, omittingEmptySubsequences: false).compactMap { Double($0) }
     }
 }

@@ -11,8 +11,12 @@ struct Command: Sendable {
     var summary: String
     /// Usage line(s) after `feedsim`, e.g. `seed --db PATH --preset NAME --count N [--seed S]`.
     var usage: String
-    /// Options accepted; their help lines are printed by `--help`.
+    /// The option table: names, value rules (ranges), defaults and help lines, read by the parser,
+    /// `--help` and validation alike. A name listed twice is refused at start (``OptionTableError``).
     var options: [OptionSpec]
+    /// How many positional arguments (files) the command takes; more or fewer is a usage error
+    /// (exit 64), checked by ``runMain(_:commands:)`` before the command runs.
+    var positionals: ClosedRange<Int> = 0...0
     /// Runs with parsed arguments and returns the exit code (0 ok; 2 for "ran, found violations").
     /// Throws ``UsageError`` (exit 64), ``CommandFailure`` or any other error (exit 1).
     var run: @Sendable (ParsedArguments) throws -> Int32
@@ -25,7 +29,7 @@ struct Command: Sendable {
             let width = options.map { Self.optionLabel($0).count }.max() ?? 0
             for option in options {
                 let label = Self.optionLabel(option)
-                text += "  " + label + String(repeating: " ", count: width - label.count + 2) + option.help + "\n"
+                text += "  " + label + String(repeating: " ", count: width - label.count + 2) + option.helpLine + "\n"
             }
             text += "  --help" + String(repeating: " ", count: max(2, width - 4)) + "Show this help.\n"
         }

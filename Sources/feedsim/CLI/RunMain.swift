@@ -1,7 +1,9 @@
+import FeedStore
 import Foundation
 
 /// The one place that decides what reaches stderr and the exit code:
-/// 0 ok, 1 failure, 2 ran but found violations, 64 bad usage.
+/// 0 ok, 1 failure, 2 ran but found violations, 64 bad usage (a value out of its option's range
+/// included), 70 a broken option table (a bug of this binary), 130 interrupted (SIGINT/SIGTERM).
 func runMain(_ argv: [String], commands: [Command]) -> Int32 {
     let overview = """
         feedsim — a headless, deterministic paged feed simulator.
@@ -14,6 +16,15 @@ func runMain(_ argv: [String], commands: [Command]) -> Int32 {
         let width = listed.map(\.name.count).max() ?? 0
         return listed.map { "  " + $0.name + String(repeating: " ", count: width - $0.name.count + 2) + $0.summary }
             .joined(separator: "\n")
+    }
+    // The option tables are checked before anything else: a duplicate name is a bug of this binary.
+    for command in commands {
+        do {
+            try OptionTableError.check(command.options, command: command.name)
+        } catch {
+            printError("feedsim: internal error: \(error)")
+            return 70  // EX_SOFTWARE
+        }
     }
     var args = Array(argv.dropFirst())
     if args.isEmpty || args == ["--help"] || args == ["-h"] || args == ["help"] {
@@ -44,9 +55,20 @@ func runMain(_ argv: [String], commands: [Command]) -> Int32 {
             print(command.helpText, terminator: "")
             return 0
         }
+        if !command.positionals.contains(parsed.positionals.count) {
+            if command.positionals.upperBound == 0 {
+                throw UsageError("unexpected argument '\(parsed.positionals[0])' (this command takes no FILE)")
+            }
+            throw UsageError("expected exactly \(command.positionals.lowerBound) FILE, got \(parsed.positionals.count)")
+        }
         return try command.run(parsed)
+    } catch StoreError.interrupted {
+        printError(
+            "feedsim \(command.name): interrupted by \(Interruption.shared.signalName): "
+                + "the transaction was rolled back, nothing was written")
+        return 130
     } catch let error as UsageError {
-        printError("feedsim \(command.name): \(error.message)\nUsage: feedsim \(command.usage)")
+        printError("feedsim \(command.name): \(error.message)" + (error.showsUsage ? "\nUsage: feedsim \(command.usage)" : ""))
         return 64
     } catch {
         printError("feedsim \(command.name): \(error)")

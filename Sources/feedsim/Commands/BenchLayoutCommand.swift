@@ -9,10 +9,12 @@ let benchLayoutCommand = Command(
     summary: "Benchmark layout prepare and rect queries against the brute-force filter.",
     usage: "bench layout [--counts N,N,...] [--queries Q] [--kinds KIND,...] [--seed S] [--json]",
     options: [
-        OptionSpec("--counts", .value, "N,...", help: "Item counts (default 10000,1000000,10000000)."),
-        OptionSpec("--queries", .value, "Q", help: "Viewport queries per layout and count (default 2000)."),
+        OptionSpec(
+            "--counts", "N,...", accepts: .numbers(separator: ",", count: 1...20, each: 1...100_000_000),
+            default: "10000,1000000,10000000", help: "Item counts (whole numbers)."),
+        OptionSpec("--queries", "Q", accepts: .integer(1...10_000_000), default: "2000", help: "Viewport queries per layout and count."),
         OptionSpec("--kinds", .value, "KIND,...", help: "Layouts to measure (default all)."),
-        OptionSpec("--seed", .value, "S", help: "Seed for sizes and query offsets (default 1)."),
+        OptionSpec("--seed", "S", accepts: .seed, default: "1", help: "Seed for sizes and query offsets."),
         OptionSpec("--json", .flag, help: "Print a JSON array instead of a table."),
     ],
     run: runBenchLayout
@@ -76,14 +78,15 @@ private func bruteForce(_ layout: any CollectionLayout, _ rect: Rect) -> [Layout
 }
 
 @Sendable private func runBenchLayout(_ arguments: ParsedArguments) throws -> Int32 {
-    let counts = try arguments.numbers("--counts", separator: ",", count: 1...20)?.map { value -> Int in
-        guard value >= 1, value <= 100_000_000, value == value.rounded() else {
-            throw CommandFailure("--counts: expected whole numbers in 1...100000000, got \(value)")
+    try arguments.expectNoPositionals()
+    let counts = try arguments.numbers("--counts")!.map { value -> Int in
+        guard value == value.rounded() else {
+            throw UsageError.badValue("--counts", "expected whole numbers, got \(value)")
         }
         return Int(value)
-    } ?? [10_000, 1_000_000, 10_000_000]
-    let queries = try arguments.int("--queries", default: 2_000, in: 1...10_000_000)!
-    let seed = UInt64(try arguments.int("--seed", default: 1, in: 0...Int.max)!)
+    }
+    let queries = try arguments.int("--queries")!
+    let seed = try arguments.seed("--seed")!
     let kinds = try (arguments.value("--kinds")?.split(separator: ",").map { name -> LayoutKind in
         guard let kind = LayoutKind(rawValue: String(name)) else { throw CommandFailure("--kinds: unknown layout '\(name)'") }
         return kind

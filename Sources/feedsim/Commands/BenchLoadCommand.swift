@@ -7,21 +7,22 @@ let benchLoadCommand = Command(
     usage:
         "bench load [--count N] [--threads N] [--seconds S] [--rounds R] [--page-size N] [--pages-per-session N] [--json]",
     options: [
-        OptionSpec("--count", .value, "N", help: "Items to seed (default 1000000)."),
-        OptionSpec("--threads", .value, "N", help: "Threads for the scaled run (default 2)."),
-        OptionSpec("--seconds", .value, "S", help: "Seconds per measurement (default 2)."),
-        OptionSpec("--rounds", .value, "R", help: "Interleaved rounds per side and thread count; the best counts (default 3)."),
-        OptionSpec("--page-size", .value, "N", help: "Items per page (default 20)."),
-        OptionSpec("--pages-per-session", .value, "N", help: "Page budget of each pagination session (default 50)."),
+        OptionSpec("--count", "N", accepts: .integer(100...100_000_000), default: "1000000", help: "Items to seed."),
+        OptionSpec("--threads", "N", accepts: .integer(1...256), default: "2", help: "Threads for the scaled run."),
+        OptionSpec("--seconds", "S", accepts: .number(0.1...600), default: "2", help: "Seconds per measurement."),
+        OptionSpec("--rounds", "R", accepts: .integer(1...100), default: "3", help: "Interleaved rounds per side and thread count; the best counts."),
+        OptionSpec("--page-size", "N", accepts: .integer(1...1_000), default: "20", help: "Items per page."),
+        OptionSpec("--pages-per-session", "N", accepts: .integer(1...1_000_000), default: "50", help: "Page budget of each pagination session."),
         OptionSpec("--json", .flag, help: "Print the report as JSON (sorted keys)."),
     ],
     run: { arguments in
-        let count = try arguments.int("--count", default: 1_000_000, in: 100...100_000_000) ?? 1_000_000
-        let threads = try arguments.int("--threads", default: 2, in: 1...256) ?? 2
-        let seconds = try arguments.double("--seconds", default: 2, in: 0.1...600) ?? 2
-        let rounds = try arguments.int("--rounds", default: 3, in: 1...100) ?? 3
-        let pageSize = try arguments.int("--page-size", default: 20, in: 1...1_000) ?? 20
-        let pagesPerSession = try arguments.int("--pages-per-session", default: 50, in: 1...1_000_000) ?? 50
+        try arguments.expectNoPositionals()
+        let count = try arguments.int("--count") ?? 1_000_000
+        let threads = try arguments.int("--threads") ?? 2
+        let seconds = try arguments.double("--seconds") ?? 2
+        let rounds = try arguments.int("--rounds") ?? 3
+        let pageSize = try arguments.int("--page-size") ?? 20
+        let pagesPerSession = try arguments.int("--pages-per-session") ?? 50
         let showProgress = standardErrorIsTerminal
         let report = try LoadBenchmark.run(
             count: count, threads: threads, seconds: seconds, rounds: rounds, pageSize: pageSize,

@@ -8,27 +8,29 @@ let benchReplayCommand = Command(
     usage: "bench replay [--count N] [--duration S] [--max-loaded N] [--repetitions R] [--seed S] [--json]",
     options: [
         OptionSpec(
-            "--count", .value, "N",
-            help: "Items in the large feed (1000...50000000, default 1000000); the small feed holds N/10."),
-        OptionSpec("--duration", .value, "S", help: "Length of the flinger trace, seconds (default 600)."),
-        OptionSpec("--max-loaded", .value, "N", help: "Page dropping limit when dropping is on (default 600)."),
+            "--count", "N", accepts: .integer(1000...50_000_000), default: "1000000",
+            help: "Items in the large feed; the small feed holds N/10."),
+        OptionSpec("--duration", "S", accepts: .number(1...86_400), default: "600", help: "Length of the flinger trace, seconds."),
         OptionSpec(
-            "--repetitions", .value, "R", help: "Timed replays and store-only runs; the fastest counts (default 3)."),
-        OptionSpec("--seed", .value, "S", help: "Seed of the items, the trace and the replay (default 1)."),
+            "--max-loaded", "N", accepts: .integer(80...10_000_000), default: "600", help: "Page dropping limit when dropping is on."),
+        OptionSpec(
+            "--repetitions", "R", accepts: .integer(1...100), default: "3", help: "Timed replays and store-only runs; the fastest counts."),
+        OptionSpec("--seed", "S", accepts: .seed, default: "1", help: "Seed of the items, the trace and the replay."),
         OptionSpec("--json", .flag, help: "Print one JSON object."),
         OptionSpec("--child", .flag, help: "Internal: measure one memory case in this process and print it as JSON."),
-        OptionSpec("--db", .value, "PATH", help: "Internal (--child): the seeded database."),
+        OptionSpec("--db", "PATH", accepts: .path, help: "Internal (--child): the seeded database."),
         OptionSpec("--no-drop", .flag, help: "Internal (--child): page dropping off."),
-        OptionSpec("--feed-items", .value, "N", help: "Internal (--child): items in the database, for the record."),
+        OptionSpec(
+            "--feed-items", "N", accepts: .integer(0...Int.max), default: "0", help: "Internal (--child): items in the database, for the record."),
         OptionSpec("--small-feed", .flag, help: "Internal (--child): the database is the small feed."),
     ],
     run: { arguments in
         if !arguments.positionals.isEmpty { throw UsageError("unexpected argument '\(arguments.positionals[0])'") }
         var configuration = ReplayBenchmark.Configuration()
-        configuration.items = try arguments.int("--count", default: 1_000_000, in: 1000...50_000_000)!
-        configuration.durationS = try arguments.double("--duration", default: 600, in: 1...86_400)!
-        configuration.maxLoadedItems = try arguments.int("--max-loaded", default: 600, in: 80...10_000_000)!
-        configuration.repetitions = try arguments.int("--repetitions", default: 3, in: 1...100)!
+        configuration.items = try arguments.int("--count")!
+        configuration.durationS = try arguments.double("--duration")!
+        configuration.maxLoadedItems = try arguments.int("--max-loaded")!
+        configuration.repetitions = try arguments.int("--repetitions")!
         configuration.seed = try ReplayOptionsParsing.seed(arguments)
         if arguments.flag("--child") {
             return try runMemoryChild(arguments, configuration: configuration)
@@ -60,7 +62,7 @@ private func runMemoryChild(_ arguments: ParsedArguments, configuration: ReplayB
         durationS: configuration.durationS,
         maxLoadedItems: arguments.flag("--no-drop") ? nil : configuration.maxLoadedItems,
         smallFeed: arguments.flag("--small-feed"),
-        feedItems: try arguments.int("--feed-items", default: 0, in: 0...Int.max)!)
+        feedItems: try arguments.int("--feed-items")!)
     let probe = try ReplayBenchmark.probeMemory(memoryCase, databasePath: path, configuration: configuration)
     print(try StoreCommandSupport.json(probe))
     return 0

@@ -6,14 +6,15 @@ let benchStoreCommand = Command(
     summary: "Benchmark the item store against a raw SQLite C-API loop (ratios; target ≤ 1.25).",
     usage: "bench store [--count N] [--repetitions R] [--json]",
     options: [
-        OptionSpec("--count", .value, "N", help: "Items to seed (100...50000000, default 1000000)."),
+        OptionSpec("--count", "N", accepts: .integer(100...50_000_000), default: "1000000", help: "Items to seed."),
         OptionSpec(
-            "--repetitions", .value, "R", help: "Runs of the walk and row measures; the fastest counts (default 3)."),
+            "--repetitions", "R", accepts: .integer(1...100), default: "3", help: "Runs of the walk and row measures; the fastest counts."),
         OptionSpec("--json", .flag, help: "Print one JSON object."),
     ],
     run: { arguments in
-        let count = try arguments.int("--count", default: 1_000_000, in: 100...50_000_000) ?? 1_000_000
-        let repetitions = try arguments.int("--repetitions", default: 3, in: 1...100) ?? 3
+        try arguments.expectNoPositionals()
+        let count = try arguments.int("--count") ?? 1_000_000
+        let repetitions = try arguments.int("--repetitions") ?? 3
         let verbose = standardErrorIsTerminal
         let report = try StoreBenchmark.run(count: count, repetitions: repetitions) { line in
             if verbose { printError("bench store: \(line)") }

@@ -10,6 +10,7 @@ let compareCommand = Command(
         OptionSpec("--json", .flag, help: "Print the comparison as JSON instead of the table."),
         OptionSpec("--html", .value, "FILE", help: "Also write the comparison as a self-contained HTML page."),
     ],
+    positionals: 2...2,
     run: { arguments in
         guard arguments.positionals.count == 2 else {
             throw UsageError("expected two report files (A.json B.json), got \(arguments.positionals.count)")

@@ -6,13 +6,15 @@ let importCommand = Command(
     summary: "Import items from a JSON Lines, CSV or Wikimedia feed file (all or nothing).",
     usage: "import --db PATH --feed NAME [--format jsonl|csv|wikimedia] FILE",
     options: [
-        OptionSpec("--db", .value, "PATH", help: "SQLite database file (created when missing)."),
+        OptionSpec("--db", "PATH", accepts: .path, help: "SQLite database file (created when missing)."),
         OptionSpec("--feed", .value, "NAME", help: "Feed to import into, created when missing."),
         OptionSpec(
             "--format", .value, "FORMAT",
             help: "jsonl | csv (store column names) | wikimedia (REST feed JSON). Default: from the extension."),
     ],
+    positionals: 1...1,
     run: { arguments in
+        Interruption.shared.install()  // first: a signal while the file is parsed still stops the import
         let path = try arguments.required("--db")
         let feedName = try arguments.required("--feed")
         guard arguments.positionals.count == 1, let file = arguments.positionals.first else {
@@ -39,10 +41,10 @@ let importCommand = Command(
         }
         // Parse everything before opening the database: a bad row writes nothing.
         let items = try ItemImporter.read(URL(fileURLWithPath: file), format: format)
-        let store = try ItemStore(path: path)
+        let store = try StoreCommandSupport.openForWriting(path)
         let began = ContinuousClock.now
         do {
-            try store.insert(items: items, feedNamed: feedName)
+            try store.insert(items: items, feedNamed: feedName, shouldStop: Interruption.shared.shouldStop)
         } catch StoreError.duplicateID(let id) {
             let index = items.firstIndex { $0.id == id }.map { ", item \($0 + 1) of the file" } ?? ""
             throw CommandFailure(

@@ -11,17 +11,27 @@ let layoutCommand = Command(
         [--sizes FILE | --db PATH [--feed NAME]] [--target-offset X,Y [--velocity VX,VY]] [--json] [--svg FILE]
         """,
     options: LayoutOptions.specs + [
-        OptionSpec("--count", .value, "N", help: "Items to lay out (default: every line of --sizes)."),
-        OptionSpec("--viewport", .value, "WxH", help: "Viewport size in points, e.g. 390x844."),
-        OptionSpec("--offset", .value, "X,Y", help: "Content offset: the rect is the viewport there (default 0,0)."),
-        OptionSpec("--rect", .value, "X,Y,W,H", help: "Query this rect instead of the viewport (content coordinates)."),
-        OptionSpec("--sizes", .value, "FILE", help: "Intrinsic sizes, CSV 'width,height' per line (default: --item-size or 100x100 for every item)."),
-        OptionSpec("--db", .value, "PATH", help: "Intrinsic sizes of the feed's items, newest first (--count of them, default all)."),
+        OptionSpec("--count", "N", accepts: .integer(0...LayoutOptions.maxCount), help: "Items to lay out (default: every line of --sizes)."),
+        OptionSpec(
+            "--viewport", "WxH", accepts: .numbers(separator: "x", count: 2...2, each: 1...LayoutOptions.maxViewportSide),
+            help: "Viewport size in points, e.g. 390x844."),
+        OptionSpec(
+            "--offset", "X,Y", accepts: .numbers(separator: ",", count: 2...2, each: -Double.greatestFiniteMagnitude...Double.greatestFiniteMagnitude),
+            default: "0,0", help: "Content offset: the rect is the viewport there."),
+        OptionSpec(
+            "--rect", "X,Y,W,H", accepts: .numbers(separator: ",", count: 4...4, each: -Double.greatestFiniteMagnitude...Double.greatestFiniteMagnitude),
+            help: "Query this rect instead of the viewport (content coordinates; W, H ≥ 0)."),
+        OptionSpec("--sizes", "FILE", accepts: .path, help: "Intrinsic sizes, CSV 'width,height' per line (default: --item-size or 100x100 for every item)."),
+        OptionSpec("--db", "PATH", accepts: .path, help: "Intrinsic sizes of the feed's items, newest first (--count of them, default all)."),
         OptionSpec("--feed", .value, "NAME", help: "Feed of --db (default home)."),
-        OptionSpec("--target-offset", .value, "X,Y", help: "Also print where a scroll proposed to stop here would stop."),
-        OptionSpec("--velocity", .value, "VX,VY", help: "Scroll velocity for --target-offset, points per second (default 0,0)."),
+        OptionSpec(
+            "--target-offset", "X,Y", accepts: .numbers(separator: ",", count: 2...2, each: -Double.greatestFiniteMagnitude...Double.greatestFiniteMagnitude),
+            help: "Also print where a scroll proposed to stop here would stop."),
+        OptionSpec(
+            "--velocity", "VX,VY", accepts: .numbers(separator: ",", count: 2...2, each: -1_000_000...1_000_000), default: "0,0",
+            help: "Scroll velocity for --target-offset, points per second."),
         OptionSpec("--json", .flag, help: "Print one JSON object instead of text."),
-        OptionSpec("--svg", .value, "FILE", help: "Also draw the layout with the viewport outlined to FILE."),
+        OptionSpec("--svg", "FILE", accepts: .path, help: "Also draw the layout with the viewport outlined to FILE."),
     ],
     run: runLayout
 )
@@ -54,18 +64,18 @@ private func feedSizes(_ source: FeedPageSource, count: Int?) throws -> [Size] {
     if let dbPath = arguments.value("--db") {
         let store = try openExistingStore(path: dbPath)
         let source = store.pages(feed: try store.requireFeed(named: arguments.value("--feed") ?? "home"))
-        let count = try arguments.int("--count", in: 0...100_000_000)
+        let count = try arguments.int("--count")
         sizes = try feedSizes(source, count: count)
     } else if let path = arguments.value("--sizes") {
         sizes = try LayoutOptions.loadSizes(path: path)
-        if let count = try arguments.int("--count", in: 0...Int.max) {
+        if let count = try arguments.int("--count") {
             guard count <= sizes.count else {
                 throw CommandFailure("--count: \(count) items asked for but \(path) has \(sizes.count) sizes")
             }
             sizes.removeLast(sizes.count - count)
         }
     } else {
-        guard let count = try arguments.int("--count", in: 0...100_000_000) else {
+        guard let count = try arguments.int("--count") else {
             throw UsageError("missing required option '--count' (or give --sizes FILE)")
         }
         sizes = Array(repeating: configuration.itemSize ?? Size(width: 100, height: 100), count: count)
@@ -74,7 +84,10 @@ private func feedSizes(_ source: FeedPageSource, count: Int?) throws -> [Size] {
         throw UsageError("give either --offset or --rect, not both")
     }
     let rect: Rect
-    if let numbers = try arguments.numbers("--rect", separator: ",", count: 4...4) {
+    if let numbers = try arguments.numbers("--rect") {
+        guard numbers[2] >= 0, numbers[3] >= 0 else {
+            throw UsageError.badValue("--rect", "expected a width and height ≥ 0, got '\(arguments.value("--rect") ?? "")'")
+        }
         rect = Rect(x: numbers[0], y: numbers[1], width: numbers[2], height: numbers[3])
     } else {
         rect = Rect(origin: try LayoutOptions.point(arguments, "--offset") ?? .zero, size: viewport)

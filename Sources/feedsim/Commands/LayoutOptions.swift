@@ -9,21 +9,46 @@ enum LayoutOptions {
     /// (``LayoutKind/parameters``) is a usage error naming the option and the layout.
     static let specs: [OptionSpec] = [
         OptionSpec("--kind", .value, "KIND", help: "Layout: " + LayoutKind.allCases.map(\.rawValue).joined(separator: "|") + "."),
-        OptionSpec("--columns", .value, "C", help: "Columns of a grid or waterfall (default 3)."),
-        OptionSpec("--item-size", .value, "WxH", help: "Fixed item size in points (grid: default square from the width; carousel: required)."),
-        OptionSpec("--spacing", .value, "S", help: "Inter-item spacing in points (default 0)."),
-        OptionSpec("--line-spacing", .value, "S", help: "Spacing between lines in points (default: --spacing)."),
-        OptionSpec("--insets", .value, "T,L,B,R", help: "Content insets in points, or one number for all four (default 0)."),
-        OptionSpec("--header-height", .value, "H", help: "Header extent at the content's start in points (grid, flow, mosaic, waterfall, list; default none)."),
-        OptionSpec("--footer-height", .value, "H", help: "Footer (load-more view) extent at the content's end in points (grid, flow, mosaic, waterfall, list; default none)."),
-        OptionSpec("--refresh-height", .value, "H", help: "Refresh view extent above the content in points (grid, flow, mosaic, waterfall, list; default none)."),
-        OptionSpec("--big-height", .value, "B", help: "Mosaic big-item height in points (default 200)."),
-        OptionSpec("--zoom", .value, "Z", help: "Carousel: the centred item is scaled by 1 + Z (default 0)."),
+        OptionSpec("--columns", "C", accepts: .integer(1...1_000), default: "3", help: "Columns of a grid or waterfall."),
+        OptionSpec(
+            "--item-size", "WxH", accepts: .numbers(separator: "x", count: 2...2, each: 1...LayoutOptions.maxLength),
+            help: "Fixed item size in points (grid: default square from the width; carousel: required)."),
+        OptionSpec("--spacing", "S", accepts: .number(0...LayoutOptions.maxSpacing), default: "0", help: "Inter-item spacing in points."),
+        OptionSpec(
+            "--line-spacing", "S", accepts: .number(0...LayoutOptions.maxSpacing),
+            help: "Spacing between lines in points (default: --spacing)."),
+        OptionSpec(
+            "--insets", "T,L,B,R", accepts: .numbers(separator: ",", count: 1...4, each: 0...LayoutOptions.maxSpacing), default: "0",
+            help: "Content insets in points, or one number for all four."),
+        OptionSpec(
+            "--header-height", "H", accepts: .number(0...LayoutOptions.maxLength),
+            help: "Header extent at the content's start in points (grid, flow, mosaic, waterfall, list; default none)."),
+        OptionSpec(
+            "--footer-height", "H", accepts: .number(0...LayoutOptions.maxLength),
+            help: "Footer (load-more view) extent at the content's end in points (grid, flow, mosaic, waterfall, list; default none)."),
+        OptionSpec(
+            "--refresh-height", "H", accepts: .number(0...LayoutOptions.maxLength),
+            help: "Refresh view extent above the content in points (grid, flow, mosaic, waterfall, list; default none)."),
+        OptionSpec("--big-height", "B", accepts: .number(1...LayoutOptions.maxLength), default: "200", help: "Mosaic big-item height in points."),
+        OptionSpec("--zoom", "Z", accepts: .number(0...10), default: "0", help: "Carousel: the centred item is scaled by 1 + Z."),
         OptionSpec("--fade", .flag, help: "Carousel: fade items away from the centre (alpha down to 0.6)."),
         OptionSpec("--direction", .value, "DIR", help: "Flow scroll direction: vertical|horizontal (default vertical)."),
         OptionSpec("--alignment", .value, "ALIGN", help: "Flow line alignment: justified (UIKit) | left (default justified)."),
-        OptionSpec("--estimated-height", .value, "H", help: "List: rows are this tall until measured (self-sizing)."),
+        OptionSpec(
+            "--estimated-height", "H", accepts: .number(1...LayoutOptions.maxLength),
+            help: "List: rows are this tall until measured (self-sizing)."),
     ]
+
+    /// The largest length option in points (item sides, header, footer, big height): the
+    /// layouts' own bound on an intrinsic side (1,000,000 pt).
+    static let maxLength = 1_000_000.0
+    /// The largest spacing or inset in points.
+    static let maxSpacing = 100_000.0
+    /// The largest viewport side in points (a wall of 8K screens is some 20,000).
+    static let maxViewportSide = 100_000.0
+    /// The largest layout `--count`: every item's attributes are computed and kept
+    /// (a million take some 15 s and 450 MB in a debug build; ten million, 150 s and 4.5 GB).
+    static let maxCount = 1_000_000
 
     /// The configuration the options describe. `--kind` falls back to `defaultKind`, or is required.
     /// - Throws: ``UsageError`` when `--kind` is missing; ``CommandFailure`` naming the option for an unknown kind or a malformed value.
@@ -38,7 +63,7 @@ enum LayoutOptions {
         configuration.itemSize = try size(arguments, "--item-size")
         if let spacing = try arguments.double("--spacing") { configuration.spacing = spacing }
         configuration.lineSpacing = try arguments.double("--line-spacing")
-        if let insets = try arguments.numbers("--insets", separator: ",", count: 1...4) {
+        if let insets = try arguments.numbers("--insets") {
             guard insets.count == 1 || insets.count == 4 else {
                 throw CommandFailure("--insets: expected one number or four (T,L,B,R), got \(insets.count)")
             }
@@ -81,13 +106,13 @@ enum LayoutOptions {
     /// A `WxH` option as a size, `nil` when absent.
     /// - Throws: ``CommandFailure`` naming the option when it is not two numbers.
     static func size(_ arguments: ParsedArguments, _ name: String) throws -> Size? {
-        guard let numbers = try arguments.numbers(name, separator: "x", count: 2...2) else { return nil }
+        guard let numbers = try arguments.numbers(name) else { return nil }
         return Size(width: numbers[0], height: numbers[1])
     }
 
     /// An `X,Y` option as a point, `nil` when absent.
     static func point(_ arguments: ParsedArguments, _ name: String) throws -> Point? {
-        guard let numbers = try arguments.numbers(name, separator: ",", count: 2...2) else { return nil }
+        guard let numbers = try arguments.numbers(name) else { return nil }
         return Point(x: numbers[0], y: numbers[1])
     }
 

@@ -11,16 +11,18 @@ let loadCommand = Command(
         + "[--trace FILE ... | --model M,... --trace-duration S] [--writers W --write-rate R] "
         + "[--pagination keyset|offset] [layout and replay options] [--json] [--report FILE] [--html FILE]",
     options: [
-        OptionSpec("--db", .value, "PATH", help: "Seeded SQLite database file (see feedsim seed)."),
+        OptionSpec("--db", "PATH", accepts: .path, help: "Seeded SQLite database file (see feedsim seed)."),
         OptionSpec("--feed", .value, "NAME", help: "Feed to scroll and write (default home)."),
-        OptionSpec("--sessions", .value, "N", help: "Closed model: N concurrent sessions; open model: N slots (default 8)."),
         OptionSpec(
-            "--arrival-rate", .value, "R",
+            "--sessions", "N", accepts: .integer(1...LoadConfiguration.maxSessions), default: "8",
+            help: "Closed model: N concurrent sessions; open model: N slots (each holds a connection and a replay)."),
+        OptionSpec(
+            "--arrival-rate", "R", accepts: .number(0.001...1_000_000),
             help: "Open model: R session arrivals per second; arrivals finding no free slot are dropped."),
-        OptionSpec("--duration", .value, "SECONDS", help: "Stop after this many wall seconds (default 10)."),
+        OptionSpec("--duration", "SECONDS", accepts: .number(0.001...86_400), default: "10", help: "Stop after this many wall seconds."),
         OptionSpec(
-            "--time-scale", .value, "K|max",
-            help: "Virtual time per wall time: 1 real time, 10 ten times faster, max no waiting (default 1)."),
+            "--time-scale", "K|max", accepts: .numberOrWord(0.000_001...1_000_000, word: "max"), default: "1",
+            help: "Virtual time per wall time: 1 real time, 10 ten times faster, max no waiting."),
         OptionSpec(
             "--trace", .repeated, "FILE",
             help: "A trace to replay; repeat for more, sessions take them in turn (default: synthesized)."),
@@ -30,15 +32,18 @@ let loadCommand = Command(
             "--model", .value, "LIST",
             help: "Synthesized traces' user models, comma separated, used in turn: "
                 + SynthModel.allCases.map(\.rawValue).joined(separator: ", ") + " (default skimmer,flinger)."),
-        OptionSpec("--trace-duration", .value, "S", help: "Length of each synthesized trace, seconds (default 30)."),
+        OptionSpec("--trace-duration", "S", accepts: .number(0.1...86_400), default: "30", help: "Length of each synthesized trace, seconds."),
         OptionSpec("--pagination", .value, "MODE", help: "keyset (default) or offset (the baseline that breaks)."),
-        OptionSpec("--writers", .value, "W", help: "Writer threads inserting at the feed's head (default 0)."),
-        OptionSpec("--write-rate", .value, "R", help: "Items per second over all writers (default 10)."),
-        OptionSpec("--write-batch", .value, "N", help: "Items per BEGIN IMMEDIATE transaction (default 1)."),
+        OptionSpec(
+            "--writers", "W", accepts: .integer(0...LoadConfiguration.maxWriters), default: "0",
+            help: "Writer threads inserting at the feed's head (SQLite has one writer at a time: more only queue)."),
+        OptionSpec("--write-rate", "R", accepts: .number(0.001...10_000_000), default: "10", help: "Items per second over all writers."),
+        OptionSpec("--write-batch", "N", accepts: .integer(1...100_000), default: "1", help: "Items per BEGIN IMMEDIATE transaction."),
         OptionSpec(
             "--writer-preset", .value, "NAME",
             help: "Preset shaping written items, by writers and traces' insert events (default mixed)."),
-        OptionSpec("--workers", .value, "N", help: "Session threads (default: active processors)."),
+        OptionSpec(
+            "--workers", "N", accepts: .integer(1...LoadConfiguration.maxWorkers), help: "Session threads (default: active processors)."),
         OptionSpec("--json", .flag, help: "Print the report as JSON (sorted keys)."),
         OptionSpec("--report", .value, "FILE", help: "Also write the JSON report to FILE (for `feedsim compare`)."),
         OptionSpec(
@@ -46,12 +51,12 @@ let loadCommand = Command(
             help: "Write a self-contained HTML report (throughput, latency per query kind, sessions, errors, blank area over time)."),
     ] + LayoutOptions.specs + LoadCommandSupport.replaySpecs,
     run: { arguments in
-        if !arguments.positionals.isEmpty { throw UsageError("unexpected argument '\(arguments.positionals[0])'") }
         let configuration = try LoadCommandSupport.configuration(arguments)
         let stop = StopSignal()
         stop.installInterruptHandler()
         let runner = try LoadRunner(configuration: configuration, stop: stop)
         let report = LoadCommandSupport.runWithProgress(runner)
+        if let failure = report.startFailure { throw CommandFailure(failure) }
         if let path = arguments.value("--report") {
             try writeOutput(Data((try report.json() + "\n").utf8), to: path, option: "--report")
         }
@@ -60,11 +65,30 @@ let loadCommand = Command(
             try writeOutput(Data(page.utf8), to: path, option: "--html")
         }
         print(arguments.flag("--json") ? try report.json() : report.text, terminator: arguments.flag("--json") ? "\n" : "")
-        return report.hasViolations ? 2 : 0
+        let (status, warning) = LoadCommandSupport.outcome(of: report)
+        if let warning { printError("feedsim load: " + warning) }
+        return status
     }
 )
 
 enum LoadCommandSupport {
+    /// The exit status of a finished load and the line for stderr: 1 when no page was ever served
+    /// (the sessions could not read the store: e.g. another process's exclusive lock), a warning
+    /// when some queries failed, 2 for violations, else 0.
+    static func outcome(of report: LoadReport) -> (status: Int32, stderr: String?) {
+        let codes = report.errors.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+        if report.pages == 0 {
+            return (
+                1,
+                "no page was served: the sessions could not read \(report.settings.db)"
+                    + (codes.isEmpty ? "" : " (\(codes))")
+                    + (report.errors["SQLITE_BUSY"] != nil ? "; another process holds a lock on it" : "")
+            )
+        }
+        let warning = codes.isEmpty ? nil : "some queries failed (\(codes)); see errors in the report"
+        return (report.hasViolations ? 2 : 0, warning)
+    }
+
     /// `feedsim replay`'s options but latency and faults: a load's latency and failures are real.
     static let replaySpecs = ReplayOptionsParsing.specs.filter { !["--latency", "--faults"].contains($0.name) }
 
@@ -79,21 +103,14 @@ enum LoadCommandSupport {
         guard FileManager.default.fileExists(atPath: path) else {
             throw CommandFailure("\(path): no such database (create one with feedsim seed)")
         }
-        let sessions = try arguments.int("--sessions", default: 8, in: 1...100_000) ?? 8
+        let sessions = try arguments.int("--sessions") ?? 8
         let model: ArrivalModel
-        if let rate = try arguments.double("--arrival-rate", in: 0.001...1_000_000) {
+        if let rate = try arguments.double("--arrival-rate") {
             model = .open(ratePerSecond: rate, slots: sessions)
         } else {
             model = .closed(sessions: sessions)
         }
-        var timeScale: Double? = 1
-        if let text = arguments.value("--time-scale") {
-            if text == "max" {
-                timeScale = nil
-            } else {
-                timeScale = try arguments.double("--time-scale", in: 0.000_001...1_000_000)
-            }
-        }
+        let timeScale: Double? = arguments.value("--time-scale") == "max" ? nil : try arguments.double("--time-scale")
         let traces = try sessionTraces(arguments)
         let paginationText = arguments.value("--pagination") ?? "keyset"
         guard let pagination = PaginationMode(rawValue: paginationText) else {
@@ -103,12 +120,12 @@ enum LoadCommandSupport {
             path: path, feedName: arguments.value("--feed") ?? "home", model: model, traces: traces,
             layout: layout,
             replay: replay, timeScale: timeScale, pagination: pagination,
-            durationSeconds: try arguments.double("--duration", default: 10, in: 0.001...86_400) ?? 10,
-            workers: try arguments.int("--workers", default: ProcessInfo.processInfo.activeProcessorCount, in: 1...1_024)
-                ?? 1,
-            writers: try arguments.int("--writers", default: 0, in: 0...1_024) ?? 0,
-            writeRate: try arguments.double("--write-rate", default: 10, in: 0.001...10_000_000) ?? 10,
-            writeBatch: try arguments.int("--write-batch", default: 1, in: 1...100_000) ?? 1,
+            durationSeconds: try arguments.double("--duration") ?? 10,
+            workers: try arguments.int("--workers")
+                ?? min(ProcessInfo.processInfo.activeProcessorCount, LoadConfiguration.maxWorkers),
+            writers: try arguments.int("--writers") ?? 0,
+            writeRate: try arguments.double("--write-rate") ?? 10,
+            writeBatch: try arguments.int("--write-batch") ?? 1,
             writerPreset: arguments.value("--writer-preset") ?? "mixed", seed: try ReplayOptionsParsing.seed(arguments))
     }
 
@@ -134,7 +151,7 @@ enum LoadCommandSupport {
                 return model
             }
         }
-        let seconds = try arguments.double("--trace-duration", default: 30, in: 0.1...86_400) ?? 30
+        let seconds = try arguments.double("--trace-duration") ?? 30
         return .synthesized(models: models, durationSeconds: seconds)
     }
 

@@ -7,11 +7,11 @@ let pageCommand = Command(
     summary: "Print one page of a feed by keyset cursor.",
     usage: "page --db PATH [--feed NAME] [--after CURSOR | --before CURSOR] [--limit N] [--json]",
     options: [
-        OptionSpec("--db", .value, "PATH", help: "SQLite database file."),
+        OptionSpec("--db", "PATH", accepts: .path, help: "SQLite database file."),
         OptionSpec("--feed", .value, "NAME", help: "Feed (default: home, or the only feed)."),
         OptionSpec("--after", .value, "CURSOR", help: "Older items after this cursor (load more)."),
         OptionSpec("--before", .value, "CURSOR", help: "Newer items before this cursor (refresh)."),
-        OptionSpec("--limit", .value, "N", help: "Items per page, 1...10000 (default 20)."),
+        OptionSpec("--limit", "N", accepts: .integer(1...10_000), default: "20", help: "Items per page."),
         OptionSpec("--json", .flag, help: "Print the page as one JSON object."),
     ],
     run: { arguments in
@@ -19,7 +19,8 @@ let pageCommand = Command(
         if arguments.value("--after") != nil && arguments.value("--before") != nil {
             throw UsageError("give --after or --before, not both")
         }
-        let limit = try arguments.int("--limit", default: 20, in: 1...10_000) ?? 20
+        try arguments.expectNoPositionals()
+        let limit = try arguments.int("--limit") ?? 20
         let after = try arguments.value("--after").map(parseCursor)
         let before = try arguments.value("--before").map(parseCursor)
         let store = try StoreCommandSupport.openExisting(path)

@@ -15,8 +15,8 @@ let replayCommand = Command(
                       [--json | --report FILE] [--timeline FILE] [--html FILE] [--perfetto FILE]
         """,
     options: [
-        OptionSpec("--db", .value, "PATH", help: "SQLite database made by `feedsim seed` or `feedsim import`."),
-        OptionSpec("--trace", .value, "FILE", help: "The scroll trace to replay."),
+        OptionSpec("--db", "PATH", accepts: .path, help: "SQLite database made by `feedsim seed` or `feedsim import`."),
+        OptionSpec("--trace", "FILE", accepts: .path, help: "The scroll trace to replay."),
         OptionSpec(
             "--trace-format", .value, "F",
             help: "jsonl (canonical, default) | evemu | chrome | touch-csv | rrweb: imported on the fly."),
@@ -26,10 +26,11 @@ let replayCommand = Command(
             "--keep-inserts", .flag,
             help: "Keep the rows the trace's insert events write (default: undone when the replay ends)."),
         OptionSpec("--json", .flag, help: "Print the JSON report on stdout instead of the summary."),
-        OptionSpec("--report", .value, "FILE", help: "Also write the JSON report to FILE."),
-        OptionSpec("--timeline", .value, "FILE", help: "Write one CSV row per frame to FILE."),
+        OptionSpec("--report", "FILE", accepts: .path, help: "Also write the JSON report to FILE."),
+        OptionSpec("--timeline", "FILE", accepts: .path, help: "Write one CSV row per frame to FILE."),
     ] + ReportOutputs.specs + LayoutOptions.specs + ReplayOptionsParsing.specs,
     run: { arguments in
+        Interruption.shared.install()  // first: a signal during the trace's parse still stops the replay
         let dbPath = try arguments.required("--db")
         let tracePath = try arguments.required("--trace")
         if !arguments.positionals.isEmpty { throw UsageError("unexpected argument '\(arguments.positionals[0])'") }
@@ -39,12 +40,14 @@ let replayCommand = Command(
         // A layout with a refresh view: the refresh control holds its height open while refreshing.
         if layout.refreshHeight > 0 { options.refreshControlHeight = layout.refreshHeight }
         let trace = try loadTrace(path: tracePath, format: arguments.value("--trace-format"))
-        let store = try openExistingStore(path: dbPath)
+        let keepInserts = arguments.flag("--keep-inserts")
+        let store = try openExistingStore(path: dbPath, writes: keepInserts && ReplaySession.writes(trace))
         let preset = try Preset.named(arguments.value("--insert-preset") ?? "mixed")
         let recording = ReportOutputs.recording(for: trace, arguments: arguments)
         let result = try ReplaySession.run(
             trace: trace, store: store, feed: arguments.value("--feed") ?? "home", layout: layout, options: options,
-            insertPreset: preset, keepInserts: arguments.flag("--keep-inserts"), recorder: recording)
+            insertPreset: preset, keepInserts: keepInserts, shouldStop: Interruption.shared.shouldStop,
+            recorder: recording)
         try writeReplayOutputs(result, arguments: arguments)
         if let recording {
             try ReportOutputs.write(
@@ -66,12 +69,13 @@ func loadTrace(path: String, format: String?) throws -> Trace {
     return try traceFormat.load(contentsOf: path)
 }
 
-/// Opens a database that must already exist (replaying against a fresh empty file is a mistake).
-func openExistingStore(path: String) throws -> ItemStore {
+/// Opens a database that must already exist (replaying against a fresh empty file is a mistake),
+/// read-only unless `writes` (`replay --keep-inserts` of a trace with insert events).
+func openExistingStore(path: String, writes: Bool = false) throws -> ItemStore {
     guard FileManager.default.fileExists(atPath: path) else {
         throw CommandFailure("\(path): no such database (create one with `feedsim seed --db \(path) ...`)")
     }
-    return try ItemStore(path: path)
+    return writes ? try ItemStore(path: path) : try ItemStore.openReadOnly(path: path)
 }
 
 /// Prints the summary or JSON and writes `--report` and `--timeline` files.

@@ -6,12 +6,13 @@ import Foundation
 /// prefetch distance, ranges, physics, latency, faults, costs and seed, as a ``ReplayOptions``.
 enum ReplayOptionsParsing {
     static let specs: [OptionSpec] = [
-        OptionSpec("--page-size", .value, "N", help: "Items per page (default 20)."),
-        OptionSpec("--initial-pages", .value, "N", help: "Pages loaded by Init (default 3, as Paging 3)."),
+        OptionSpec("--page-size", "N", accepts: .integer(1...10_000), default: "20", help: "Items per page."),
+        OptionSpec("--initial-pages", "N", accepts: .integer(1...100), default: "3", help: "Pages loaded by Init (as Paging 3)."),
         OptionSpec(
             "--prefetch", .value, "D",
             help: "More fires this close to the end: items:N | points:P | screens:S (default items:<page size>)."),
-        OptionSpec("--max-loaded", .value, "N", help: "Page dropping: keep at most N items loaded (default off)."),
+        OptionSpec(
+            "--max-loaded", "N", accepts: .integer(1...100_000_000), help: "Page dropping: keep at most N items loaded (default off)."),
         OptionSpec(
             "--ranges", .value, "PRESET",
             help: "Cell and row ranges: " + RangeConfiguration.presetNames.joined(separator: "|") + " (default uikit)."),
@@ -19,7 +20,7 @@ enum ReplayOptionsParsing {
             "--scroll", .value, "PHYSICS",
             help: "Scroll physics: uikit (rubber band, 10 pt pan slop) | android (clamped with an edge effect, 8 dp slop) (default uikit)."),
         OptionSpec(
-            "--pull-threshold", .value, "PT",
+            "--pull-threshold", "PT", accepts: .number(0.001...100_000),
             help: "Pull to refresh fires when released this far past the top, points (default: uikit 50, the refresh control's height; android 64, SwipeRefreshLayout's DEFAULT_CIRCLE_TARGET, measured on its spinner, which moves half the finger's pull)."),
         OptionSpec(
             "--latency", .value, "MODEL",
@@ -27,20 +28,20 @@ enum ReplayOptionsParsing {
         OptionSpec(
             "--faults", .value, "SPEC", help: "Failures: error=P,timeout=P,timeout-ms=MS,outage=START-END (default none)."),
         OptionSpec("--costs", .value, "SPEC", help: "Frame costs in ms: base=,layout=,create=,reuse=,bind= (default 2,3,6,1.5,1)."),
-        OptionSpec("--seed", .value, "S", help: "Seed of every random draw (default 1)."),
+        OptionSpec("--seed", "S", accepts: .seed, default: "1", help: "Seed of every random draw."),
     ]
 
     /// - Throws: ``CommandFailure`` naming the option whose value is malformed.
     static func options(from arguments: ParsedArguments) throws -> ReplayOptions {
-        let pageSize = try arguments.int("--page-size", default: 20, in: 1...10_000)!
-        let initialPages = try arguments.int("--initial-pages", default: 3, in: 1...100)!
+        let pageSize = try arguments.int("--page-size") ?? 20
+        let initialPages = try arguments.int("--initial-pages") ?? 3
         var prefetch: FeedController.PrefetchDistance?
         if let text = arguments.value("--prefetch") {
             prefetch = try parsePrefetch(text)
         }
-        let maxLoaded = try arguments.int("--max-loaded", in: 1...Int.max)
+        let maxLoaded = try arguments.int("--max-loaded")
         let scroll = try scrollPhysics(arguments)
-        let threshold = try arguments.double("--pull-threshold", in: 0.001...100_000) ?? defaultPullThreshold(scroll)
+        let threshold = try arguments.double("--pull-threshold") ?? defaultPullThreshold(scroll)
         let controller = FeedController.Configuration(
             pageSize: pageSize, initialLoadPages: initialPages, prefetchDistance: prefetch, refreshThreshold: threshold,
             maxLoadedItems: maxLoaded)
@@ -88,9 +89,7 @@ enum ReplayOptionsParsing {
 
     /// `--seed`, an unsigned 64-bit integer (default 1).
     static func seed(_ arguments: ParsedArguments) throws -> UInt64 {
-        guard let text = arguments.value("--seed") else { return 1 }
-        guard let seed = UInt64(text) else { throw CommandFailure("--seed: expected an unsigned 64-bit integer, got '\(text)'") }
-        return seed
+        try arguments.seed("--seed") ?? 1
     }
 
     static func parsePrefetch(_ text: String) throws -> FeedController.PrefetchDistance {

@@ -6,11 +6,12 @@ let statsCommand = Command(
     summary: "Print items per feed and kind, each feed's time range and the schema version.",
     usage: "stats --db PATH [--json]",
     options: [
-        OptionSpec("--db", .value, "PATH", help: "SQLite database file."),
+        OptionSpec("--db", "PATH", accepts: .path, help: "SQLite database file."),
         OptionSpec("--json", .flag, help: "Print one JSON object."),
     ],
     run: { arguments in
         let path = try arguments.required("--db")
+        try arguments.expectNoPositionals()
         let store = try StoreCommandSupport.openExisting(path)
         let stats = try store.stats()
         if arguments.flag("--json") {

@@ -4,10 +4,26 @@ import Foundation
 
 /// Shared by the store commands (seed, import, page, stats): opening the database and picking a feed.
 enum StoreCommandSupport {
-    /// Opens a database that must already exist (page, stats): a missing file is an error, not a new database.
+    /// Opens a database that must already exist, read-only (page, stats, layout --db, replay):
+    /// a missing file is an error, not a new database, and the file is never changed.
     static func openExisting(_ path: String) throws -> ItemStore {
         guard FileManager.default.fileExists(atPath: path) else {
             throw CommandFailure("\(path): no such database (create one with feedsim seed or feedsim import)")
+        }
+        return try ItemStore.openReadOnly(path: path)
+    }
+
+    /// Opens (creating when missing) the database a command writes to (seed, import).
+    /// - Throws: ``CommandFailure`` when the file's directory does not exist or is not a directory.
+    static func openForWriting(_ path: String) throws -> ItemStore {
+        let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) else {
+            throw CommandFailure("\(path): the directory \(directory) does not exist")
+        }
+        guard isDirectory.boolValue else { throw CommandFailure("\(path): \(directory) is not a directory") }
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+            throw CommandFailure("\(path): is a directory, not a database file")
         }
         return try ItemStore(path: path)
     }

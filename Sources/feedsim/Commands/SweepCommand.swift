@@ -43,7 +43,7 @@ let sweepCommand = Command(
                 "An option of `feedsim replay` and its values (V1|V2 when values hold commas); repeat to combine. Flags take on|off."
         ),
         OptionSpec(
-            "--jobs", .value, "N",
+            "--jobs", "N", accepts: .integer(1...1024),
             help: "Replays run at once (default: the number of cores). Results do not depend on it."),
         OptionSpec("--cost", .value, "C", help: "Frontier cost: requests (default) | rows (rows fetched)."),
         OptionSpec("--harm", .value, "H", help: "Frontier harm: blank-p95 (default) | hitch-ratio."),
@@ -61,7 +61,7 @@ let sweepCommand = Command(
         let axes: [Sweep.Axis]
         do { axes = try varies.map(Sweep.Axis.parse) } catch { throw UsageError("\(error)") }
         let plan = try SweepPlan(arguments: arguments, axes: axes)
-        let jobs = try arguments.int("--jobs", default: ProcessInfo.processInfo.activeProcessorCount, in: 1...1024)!
+        let jobs = try arguments.int("--jobs", default: ProcessInfo.processInfo.activeProcessorCount)!
         guard let cost = SweepCost(rawValue: arguments.value("--cost") ?? "requests") else {
             throw UsageError("--cost: expected requests or rows, got '\(arguments.value("--cost")!)'")
         }

@@ -9,30 +9,39 @@ let traceImportCommand = Command(
     usage: "trace import --from FORMAT FILE [-o OUT] [--viewport WxH] [--screen-scale S] [--refresh-rate HZ] [format options]",
     options: [
         OptionSpec("--from", .value, "FORMAT", help: "Input format: " + TraceFormat.allCases.map(\.rawValue).joined(separator: ", ") + "."),
-        OptionSpec("-o", .value, "OUT", help: "Write the trace here (atomically) instead of to stdout."),
-        OptionSpec("--viewport", .value, "WxH", help: "Viewport in points (default: per format, see docs/trace-format.md)."),
-        OptionSpec("--screen-scale", .value, "S", help: "Pixels per point written to the header."),
-        OptionSpec("--refresh-rate", .value, "HZ", help: "Display refresh rate written to the header (default 60)."),
+        OptionSpec("-o", "OUT", accepts: .path, help: "Write the trace here (atomically) instead of to stdout."),
+        OptionSpec(
+            "--viewport", "WxH", accepts: .numbers(separator: "x", count: 2...2, each: 1...LayoutOptions.maxViewportSide),
+            help: "Viewport in points (default: per format, see docs/trace-format.md)."),
+        OptionSpec("--screen-scale", "S", accepts: .number(0.1...10), help: "Pixels per point written to the header (default: per format)."),
+        OptionSpec("--refresh-rate", "HZ", accepts: .number(1...1000), default: "60", help: "Display refresh rate written to the header."),
         OptionSpec("--device", .value, "KIND", help: "evemu: auto (default), touchscreen or touchpad."),
         OptionSpec("--axis-x", .value, "MIN:MAX", help: "evemu: x axis range in device units (needed without A: lines)."),
         OptionSpec("--axis-y", .value, "MIN:MAX", help: "evemu: y axis range in device units (needed without A: lines)."),
         OptionSpec("--traditional", .flag, help: "evemu touchpads: traditional scrolling (default natural: content follows fingers)."),
-        OptionSpec("--drag-speed", .value, "PT_PER_S", help: "chrome: emit touch drags as scroll deltas at this speed (default: wheel only)."),
-        OptionSpec("--px-per-pt", .value, "K", help: "touch-csv: pixels per point (default 1; 2.625 for the AOSP sailfish rows)."),
-        OptionSpec("--pause", .value, "MS", help: "touch-csv: place gestures one after another with this pause (default: keep a continuous clock, else 500)."),
-        OptionSpec("--rotary-step", .value, "PT", help: "touch-csv: points per AXIS_SCROLL unit of SCROLL rows (default 64)."),
-        OptionSpec("--scroll-id", .value, "ID", help: "rrweb: node id of the feed's scroller (default: the document)."),
+        OptionSpec(
+            "--drag-speed", "PT_PER_S", accepts: .number(1...100_000),
+            help: "chrome: emit touch drags as scroll deltas at this speed (default: wheel only)."),
+        OptionSpec(
+            "--px-per-pt", "K", accepts: .number(0.01...100), default: "1",
+            help: "touch-csv: pixels per point (2.625 for the AOSP sailfish rows)."),
+        OptionSpec(
+            "--pause", "MS", accepts: .number(0...3_600_000),
+            help: "touch-csv: place gestures one after another with this pause (default: keep a continuous clock, else 500)."),
+        OptionSpec("--rotary-step", "PT", accepts: .number(0...10_000), default: "64", help: "touch-csv: points per AXIS_SCROLL unit of SCROLL rows."),
+        OptionSpec(
+            "--scroll-id", "ID", accepts: .integer(0...Int(Int32.max)), help: "rrweb: node id of the feed's scroller (default: the document)."),
     ],
+    positionals: 1...1,
     run: { args in
         guard let formatName = args.value("--from") else { throw UsageError("missing required option '--from'") }
         guard let format = TraceFormat(rawValue: formatName) else {
             throw CommandFailure("--from: unknown format '\(formatName)' (" + TraceFormat.allCases.map(\.rawValue).joined(separator: ", ") + ")")
         }
         guard args.positionals.count == 1, let file = args.positionals.first else { throw UsageError("expected exactly one input FILE") }
-        let viewport = try args.numbers("--viewport", separator: "x", count: 2...2).map { Size(width: $0[0], height: $0[1]) }
-        if let viewport, !(viewport.width > 0 && viewport.height > 0) { throw CommandFailure("--viewport: sides must be > 0") }
-        let scale = try args.double("--screen-scale", in: 0.1...10)
-        let refreshRate = try args.double("--refresh-rate", default: 60, in: 1...1000)!
+        let viewport = try args.numbers("--viewport").map { Size(width: $0[0], height: $0[1]) }
+        let scale = try args.double("--screen-scale")
+        let refreshRate = try args.double("--refresh-rate")!
 
         let trace: Trace
         switch format {
@@ -47,15 +56,15 @@ let traceImportCommand = Command(
                 naturalScrolling: !args.flag("--traditional"), screenScale: scale ?? 1, refreshRate: refreshRate)
             trace = try importer.importTrace(from: try TraceFormat.text(file), file: file)
         case .chrome:
-            var importer = ChromeTraceImporter(dragSpeed: try args.double("--drag-speed", in: 1...100_000), refreshRate: refreshRate)
+            var importer = ChromeTraceImporter(dragSpeed: try args.double("--drag-speed"), refreshRate: refreshRate)
             if let viewport { importer.viewport = viewport }
             if let scale { importer.screenScale = scale }
             trace = try importer.importTrace(from: try TraceFormat.data(file), file: file)
         case .touchCSV:
             var importer = TouchCSVImporter(
-                pixelsPerPoint: try args.double("--px-per-pt", default: 1, in: 0.01...100)!,
-                pause: try args.double("--pause", in: 0...3_600_000),
-                rotaryPointsPerStep: try args.double("--rotary-step", default: 64, in: 0...10_000)!,
+                pixelsPerPoint: try args.double("--px-per-pt")!,
+                pause: try args.double("--pause"),
+                rotaryPointsPerStep: try args.double("--rotary-step")!,
                 screenScale: scale, refreshRate: refreshRate)
             if let viewport { importer.viewport = viewport }
             trace = try importer.importTrace(from: try TraceFormat.text(file), file: file)
