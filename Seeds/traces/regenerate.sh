@@ -15,7 +15,7 @@ done
 "$FEEDSIM" trace import --from evemu "$DATA/evemu-Synaptics-TouchPad-2-finger-vert-scroll.events" \
     --axis-x 1472:5472 --axis-y 1408:4448 --viewport 1280x800 -o "$OUT/evemu-Synaptics-TouchPad-2-finger-vert-scroll.jsonl"
 # Logical pixels already (points); the phone's scale was 3.5 (see SOURCES.md).
-"$FEEDSIM" trace import --from touch-csv "$DATA/flutter-velocity-tracker-drags.csv" --screen-scale 3.5 \
+"$FEEDSIM" trace import --from touch-csv "$DATA/flutter-velocity-tracker-drags.csv" --px-per-pt 1 --screen-scale 3.5 \
     -o "$OUT/flutter-velocity-tracker-drags.jsonl"
 # sailfish = 1080x1920 px at 2.625 px/pt; gestures on their own clocks, placed 500 ms apart.
 "$FEEDSIM" trace import --from touch-csv "$DATA/aosp-velocitytracker-flings.csv" --px-per-pt 2.625 \

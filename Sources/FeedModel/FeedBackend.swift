@@ -53,6 +53,15 @@ public protocol FeedBackend: PageSource, RowSource {
     @discardableResult
     func insert(_ items: [NewItem]) throws -> [Int64]
 
+    /// Writes items at the feed's head: `makeItems` gets the newest `published_at` now (`nil` for an
+    /// empty feed) and returns the items to write, each published after it. SQLite reads and
+    /// writes in one write transaction (`BEGIN IMMEDIATE`), so no other writer's item lands above
+    /// them in between; the default reads the newest page, then calls ``insert(_:)``.
+    /// - Returns: the ids written, in order.
+    /// - Throws: the backend's error; nothing is written then.
+    @discardableResult
+    func insertAtHead(_ makeItems: (_ newestPublishedAt: Int64?) -> [NewItem]) throws -> [Int64]
+
     /// Replaces the title, author and payload of the rows with these ids (stubs and feed order are
     /// unchanged), in one transaction. Ids that do not exist are ignored.
     /// - Returns: how many rows were updated.
@@ -68,4 +77,92 @@ public protocol FeedBackend: PageSource, RowSource {
     /// in feed order, read with a query independent of the paging code under test (not through
     /// ``PageSource``), bypassing any decorator. `limit` ≥ 0.
     func groundTruth(after cursor: Cursor, limit: Int) throws -> [Item]
+
+    /// Runs `body` (pages, probes and row fetches on this backend) as one unit of work read from
+    /// one snapshot, as a server answering one request would: a read transaction on SQLite and
+    /// PostgreSQL. The default just runs `body`, for backends whose every call is its own snapshot
+    /// (an HTTP feed API).
+    /// - Throws: what `body` throws, or the backend's error beginning or ending the unit.
+    func read<T>(_ body: () throws -> T) throws -> T
+}
+
+extension FeedBackend {
+    /// Reads the newest item, then inserts what `makeItems` returns (two steps; see the requirement).
+    @discardableResult
+    public func insertAtHead(_ makeItems: (_ newestPublishedAt: Int64?) -> [NewItem]) throws -> [Int64] {
+        try insert(makeItems(try newest(limit: 1).items.first?.publishedAt))
+    }
+
+    /// Runs `body` as is: every call its own snapshot (see the requirement).
+    public func read<T>(_ body: () throws -> T) throws -> T {
+        try body()
+    }
+}
+
+/// Opens connections to one feed of a backend: the load tester runs sessions and writers on
+/// threads of their own and opens one connection for each (a ``FeedBackend`` belongs to one thread
+/// at a time), and one ``GroundTruthReader`` per session thread for its consistency checks.
+public protocol FeedBackendConnector: Sendable {
+    /// What serves the feed, for reports: `"sqlite"`, `"postgresql"`, `"http"`, `"memory"`.
+    var backendName: String { get }
+
+    /// A new connection to the feed, for one thread at a time.
+    /// - Throws: the backend's error when it cannot be reached or the feed does not exist.
+    func connect() throws -> any FeedBackend
+
+    /// A new connection for a writer thread (the load tester's writers and a trace's insert
+    /// events). The default is ``connect()``; SQLite opens it counting its lock waits.
+    func connectWriter() throws -> any FeedBackend
+
+    /// A new reader of the feed's ground truth, on a connection of its own, independent of the
+    /// paging code under test.
+    /// - Parameter reuseUnchangedSpans: whether a span asked for again may be answered from the last
+    ///   read when the backend can prove nothing was written since (SQLite's `PRAGMA data_version`).
+    func groundTruthReader(reuseUnchangedSpans: Bool) throws -> any GroundTruthReader
+}
+
+extension FeedBackendConnector {
+    /// ``connect()``.
+    public func connectWriter() throws -> any FeedBackend { try connect() }
+}
+
+/// The ground truth the load tester's consistency checks read: what the backend holds now, read
+/// independently of the paging code under test. One thread at a time.
+public protocol GroundTruthReader: AnyObject {
+    /// The largest item id in the backend now. With insert-only writers and backend-assigned
+    /// increasing ids, exactly the items with a larger id were inserted later.
+    func maxID() throws -> Int64
+
+    /// The ids of the feed's items now from `newest` down to `oldest` in feed order, both included
+    /// (empty when `newest` comes after `oldest`), read from one snapshot.
+    /// - Parameter expected: how many ids to reserve room for.
+    func spanIDs(newest: Cursor, oldest: Cursor, expected: Int) throws -> [Int64]
+
+    /// Spans read from the backend since this reader opened.
+    var spansRead: Int { get }
+    /// Spans answered from the last read instead, the backend having proved nothing changed since.
+    var spansReused: Int { get }
+}
+
+/// A backend that also serves pages by position (`LIMIT ? OFFSET ?`): the baseline the load
+/// tester's `--pagination offset` compares keyset cursors with, which repeats and skips items
+/// under concurrent writes. Not part of ``FeedBackend``: a backend need not offer it.
+public protocol OffsetPageSource {
+    /// Up to `limit` items of the feed starting at position `offset` (0 = the newest), in feed
+    /// order; `hasMoreAfter` when more follow. `offset` ≥ 0, `limit` ≥ 1.
+    func offsetPage(offset: Int, limit: Int) throws -> Page
+}
+
+/// A backend connection that counts how often a write found another connection holding the lock
+/// and waited before retrying (SQLite's `SQLITE_BUSY`), for the load tester's report.
+public protocol LockWaitCounting {
+    /// Waits since the connection opened.
+    var lockWaits: Int { get }
+}
+
+/// A backend error that names its code, for reports that group errors by it (`"SQLITE_BUSY"`, a
+/// SQLSTATE, an HTTP status).
+public protocol NamedErrorCode: Error {
+    /// The code's name.
+    var codeName: String { get }
 }

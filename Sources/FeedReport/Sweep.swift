@@ -113,13 +113,14 @@ public struct SweepFigures: Sendable, Equatable {
     public var blankMean: Double
     /// 95th percentile (nearest rank) of the per-frame blank fraction.
     public var blankP95: Double
-    /// ms of lateness per second of scrolling.
-    public var hitchRatio: Double
+    /// ms of lateness per second of scrolling; `nil` when the run scrolled too little for a ratio
+    /// (``ReplayReport/Hitches/timeRatioMsPerS``).
+    public var hitchRatio: Double?
     /// ms; `nil` when no content was ever shown.
     public var timeToFirstContentMs: Double?
 
     public init(
-        requests: Int, rowsFetched: Int, blankMean: Double, blankP95: Double, hitchRatio: Double,
+        requests: Int, rowsFetched: Int, blankMean: Double, blankP95: Double, hitchRatio: Double?,
         timeToFirstContentMs: Double?
     ) {
         self.requests = requests
@@ -190,7 +191,8 @@ public struct SweepRow: Sendable, Equatable {
     public func harm(_ h: SweepHarm) -> Double {
         switch h {
         case .blankP95: figures.blankP95
-        case .hitchRatio: figures.hitchRatio
+        // Too little scrolling for a ratio: no lateness measured, so it ranks with the smoothest.
+        case .hitchRatio: figures.hitchRatio ?? 0
         }
     }
 }

@@ -29,7 +29,7 @@ public struct SweepReport: Sendable {
     private func values(_ row: SweepRow) -> [String] {
         let f = row.figures
         return [
-            String(f.requests), String(f.rowsFetched), num(f.blankMean, 6), num(f.blankP95, 6), num(f.hitchRatio, 6),
+            String(f.requests), String(f.rowsFetched), num(f.blankMean, 6), num(f.blankP95, 6), f.hitchRatio.map { num($0, 6) } ?? "",
             f.timeToFirstContentMs.map { num($0, 3) } ?? "", row.onFrontier ? "1" : "0", row.isCurrent ? "1" : "0",
         ]
     }
@@ -61,7 +61,7 @@ public struct SweepReport: Sendable {
                 ("trace", P.string(row.trace)), ("settings", settings), ("requests", String(f.requests)),
                 ("rows_fetched", String(f.rowsFetched)), ("blank_mean", num(f.blankMean, 6)),
                 ("blank_p95", num(f.blankP95, 6)),
-                ("hitch_ratio_ms_per_s", num(f.hitchRatio, 6)),
+                ("hitch_ratio_ms_per_s", f.hitchRatio.map { num($0, 6) } ?? "null"),
                 ("ttfc_ms", f.timeToFirstContentMs.map { num($0, 3) } ?? "null"),
                 ("frontier", row.onFrontier ? "true" : "false"), ("current", row.isCurrent ? "true" : "false"),
             ])

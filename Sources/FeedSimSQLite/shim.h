@@ -21,4 +21,9 @@ static inline int feedsim_sqlite_config_memstatus(int on) {
     return sqlite3_config(SQLITE_CONFIG_MEMSTATUS, on);
 }
 
+/// SQLITE_CONSTRAINT_PRIMARYKEY is a macro built with | and <<, which Swift does not import.
+static inline int feedsim_sqlite_constraint_primarykey(void) {
+    return SQLITE_CONSTRAINT_PRIMARYKEY;
+}
+
 #endif

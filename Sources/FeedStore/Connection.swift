@@ -13,9 +13,47 @@ final class Connection {
     let handle: OpaquePointer
     private var cache: [String: Statement] = [:]
     private var inTransaction = false
+    /// Retries after which the counting busy handler lets `SQLITE_BUSY` through.
+    private var maxBusyWaits: Int32 = 0
 
     /// Busy timeout: how long a writer waits for another connection's lock, in milliseconds.
     static let busyTimeoutMilliseconds: Int32 = 10_000
+
+    /// How a connection is opened: SQLite's threading mode and what it does when another
+    /// connection holds the lock it needs.
+    struct Options: Hashable, Sendable {
+        /// SQLite's threading mode for this connection (<https://sqlite.org/threadsafe.html>).
+        enum Threading: Hashable, Sendable {
+            /// `SQLITE_OPEN_FULLMUTEX`: every call takes the connection's mutex, a safety net if a
+            /// connection is ever handed across threads (SQLite's default build).
+            case serialized
+            /// `SQLITE_OPEN_NOMUTEX`: no connection mutex; the owner guarantees one thread at a
+            /// time uses it (the load tester's writers and ground-truth readers).
+            case multiThread
+        }
+
+        /// What a statement does on `SQLITE_BUSY`.
+        enum Busy: Hashable, Sendable {
+            /// `sqlite3_busy_timeout`: retry for up to this many milliseconds.
+            case timeout(milliseconds: Int32)
+            /// A busy handler that sleeps 1 ms per retry, for up to `maxWaits` retries, and counts
+            /// them (``Connection/busyWaits``): the load tester reports how often writers waited.
+            case countingWaits(maxWaits: Int32)
+        }
+
+        var threading: Threading
+        var busy: Busy
+
+        /// Serialized, with a 10 s busy timeout: the store's default.
+        static let standard = Options(threading: .serialized, busy: .timeout(milliseconds: busyTimeoutMilliseconds))
+        /// Multi-thread mode, counting up to 10 000 waits of 1 ms (≈ 10 s): the load tester's writers
+        /// and ground-truth readers, each on a thread of its own.
+        static let loadTester = Options(threading: .multiThread, busy: .countingWaits(maxWaits: 10_000))
+    }
+
+    /// Times a statement found the database locked and the busy handler waited before retrying
+    /// (``Options/Busy/countingWaits(maxWaits:)`` only; always 0 with a timeout).
+    private(set) var busyWaits = 0
 
     /// Whether this connection was opened with `SQLITE_OPEN_READONLY`.
     let readOnly: Bool
@@ -32,14 +70,13 @@ final class Connection {
     ///   only), ``SQLiteError`` otherwise.
     /// - Parameter newestSchemaVersion: the newest migration known (a higher `user_version` is
     ///   ``StoreError/newerSchema(path:version:newestKnown:)``); `nil` when opened without a migrator.
-    init(path: String, readOnly: Bool = false, newestSchemaVersion: Int? = nil) throws {
-        SQLiteLibrary.configure()
+    /// - Parameter options: threading mode and busy handling (``Options/standard``: serialized, a
+    ///   10 s busy timeout).
+    init(path: String, readOnly: Bool = false, newestSchemaVersion: Int? = nil, options: Options = .standard) throws {
         var db: OpaquePointer?
-        // Serialized mode (SQLite's default build): one connection per thread is the rule, and the
-        // library's own mutex is a safety net if a connection is ever handed across threads.
+        let mutex = options.threading == .serialized ? SQLITE_OPEN_FULLMUTEX : SQLITE_OPEN_NOMUTEX
         let flags =
-            (readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE) | SQLITE_OPEN_FULLMUTEX
-            | SQLITE_OPEN_URI
+            (readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE) | mutex | SQLITE_OPEN_URI
         let code = sqlite3_open_v2(Self.uri(path: path, readOnly: readOnly), &db, flags, nil)
         guard code == SQLITE_OK, let db else {
             let error = SQLiteError.capture(db, code: code, sql: nil, path: path)
@@ -50,7 +87,24 @@ final class Connection {
         self.handle = db
         self.readOnly = readOnly
         sqlite3_extended_result_codes(db, 1)
-        sqlite3_busy_timeout(db, Self.busyTimeoutMilliseconds)
+        switch options.busy {
+        case .timeout(let milliseconds):
+            sqlite3_busy_timeout(db, milliseconds)
+        case .countingWaits(let maxWaits):
+            self.maxBusyWaits = maxWaits
+            // The handler's context is this connection, unretained: the handler is uninstalled with
+            // the handle, which this object closes in deinit.
+            sqlite3_busy_handler(
+                db,
+                { context, attempts in
+                    guard let context else { return 0 }
+                    let connection = Unmanaged<Connection>.fromOpaque(context).takeUnretainedValue()
+                    guard attempts < connection.maxBusyWaits else { return 0 }
+                    connection.busyWaits += 1
+                    sqlite3_sleep(1)
+                    return 1
+                }, Unmanaged.passUnretained(self).toOpaque())
+        }
         do {
             try execute("PRAGMA foreign_keys = ON")
             // Someone else's database is refused before anything, journal mode included, is changed in it.

@@ -170,8 +170,10 @@ public enum ItemImporter {
                     reason: "invalid UTF-8 at byte \(offset + 1) of the line")
             }
             if text.isEmpty { continue }
-            guard let object = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any] else {
-                throw ImportError(file: file, location: "line \(lineNumber)", field: "", reason: "not a JSON object")
+            let value = try json(Data(text.utf8), file: file, location: "line \(lineNumber)")
+            guard let object = value as? [String: Any] else {
+                throw ImportError(
+                    file: file, location: "line \(lineNumber)", field: "", reason: "not a JSON object (found \(kindOfJSON(value)))")
             }
             items.append(try makeItem(object, file: file, location: "line \(lineNumber)"))
         }
@@ -179,7 +181,8 @@ public enum ItemImporter {
     }
 
     static func parseCSV(_ data: Data, file: String) throws -> [NewItem] {
-        let bytes = [UInt8](data)
+        // A leading byte-order mark (as spreadsheet programs write) is not part of the first column's name.
+        let bytes = [UInt8](data.starts(with: [0xEF, 0xBB, 0xBF]) ? data.dropFirst(3) : data)
         let records = try CSVReader.records(String(decoding: bytes, as: UTF8.self), file: file)
         guard let header = records.first else {
             throw ImportError(file: file, location: "line 1", field: "", reason: "empty file: expected a header row")
@@ -215,6 +218,37 @@ public enum ItemImporter {
             items.append(try makeItem(fields, file: file, location: "line \(record.line)"))
         }
         return items
+    }
+}
+
+extension ItemImporter {
+    /// Parses JSON text with `JSONSerialization`; on failure names the first problem's place
+    /// (``JSONSyntaxCheck``): `line L, column C` of the file, or the column within `location`'s line.
+    /// - Throws: ``ImportError``.
+    static func json(_ data: Data, file: String, location: String?) throws -> Any {
+        do {
+            return try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
+        } catch {
+            let bytes = [UInt8](data)
+            guard let problem = JSONSyntaxCheck.firstProblem(in: bytes) else {
+                throw ImportError(file: file, location: location ?? "", field: "", reason: "not JSON (\(error.localizedDescription))")
+            }
+            let position = TextPosition(byteOffset: problem.byteOffset, in: bytes)
+            let place = location.map { "\($0), column \(position.column)" } ?? "\(position)"
+            throw ImportError(file: file, location: place, field: "", reason: "not JSON: \(problem.reason)")
+        }
+    }
+
+    /// `an array`, `a string`, ... for messages about a JSON value of the wrong kind.
+    static func kindOfJSON(_ value: Any) -> String {
+        switch value {
+        case is [Any]: "an array"
+        case is [String: Any]: "an object"
+        case is String: "a string"
+        case is NSNull: "null"
+        case let number as NSNumber: number.isJSONBoolean ? "a boolean" : "a number"
+        default: "another value"
+        }
     }
 }
 

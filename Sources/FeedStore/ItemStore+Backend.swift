@@ -10,6 +10,12 @@ extension FeedPageSource: FeedBackend {
         try store.insert(items: items, feed: feed)
     }
 
+    /// See ``ItemStore/insertAtHead(feed:_:)``: one `BEGIN IMMEDIATE` transaction.
+    @discardableResult
+    public func insertAtHead(_ makeItems: (_ newestPublishedAt: Int64?) -> [NewItem]) throws -> [Int64] {
+        try store.insertAtHead(feed: feed, makeItems)
+    }
+
     /// See ``ItemStore/update(rows:)``.
     @discardableResult
     public func update(_ rows: [ItemRow]) throws -> Int {
@@ -29,6 +35,24 @@ extension FeedPageSource: FeedBackend {
 }
 
 extension ItemStore {
+    /// Writes items at the head of `feed` in one `BEGIN IMMEDIATE` transaction: reads the feed's
+    /// newest `published_at` (`nil` when empty), then inserts what `makeItems` returns for it.
+    /// Writers on other connections queue on the write lock, so none lands an item above these in
+    /// between.
+    /// - Returns: the ids, in order.
+    /// - Throws: as ``insert(items:feed:)``; nothing is written then.
+    /// - Complexity: O(log N) for the head, O(n log N) for n items.
+    @discardableResult
+    public func insertAtHead(feed: FeedID, _ makeItems: (_ newestPublishedAt: Int64?) -> [NewItem]) throws -> [Int64] {
+        try connection.transaction {
+            let head = try connection.cachedStatement("SELECT max(published_at) FROM items WHERE feed_id = ?1")
+            head.bind(feed.rawValue, at: 1)
+            let newest: Int64? = try head.step() && !head.isNull(at: 0) ? head.int64(at: 0) : nil
+            head.reset()
+            return try insertWithoutTransaction(makeItems(newest), feed: feed)
+        }
+    }
+
     /// Replaces the title, author and payload of the rows with these ids, in one transaction.
     /// Ids that do not exist are ignored; stubs (and so the feed order) are unchanged.
     /// - Returns: how many rows were updated.
@@ -81,5 +105,21 @@ extension ItemStore {
             }
             return items
         }
+    }
+}
+
+extension FeedPageSource: OffsetPageSource, LockWaitCounting {
+    /// See ``ItemStore/offsetPage(feed:offset:limit:)``.
+    public func offsetPage(offset: Int, limit: Int) throws -> Page {
+        try store.offsetPage(feed: feed, offset: offset, limit: limit)
+    }
+
+    /// Busy-handler waits of the store's connection (0 unless it was opened counting them, as
+    /// ``SQLiteConnector/connectWriter()`` does).
+    public var lockWaits: Int { store.connection.busyWaits }
+
+    /// See ``ItemStore/read(_:)``: one read transaction.
+    public func read<T>(_ body: () throws -> T) throws -> T {
+        try store.read(body)
     }
 }

@@ -60,11 +60,11 @@ extension ItemStore {
     }
 
     static let stubColumns = "id, published_at, kind, width, height"
-    static let newestSQL = """
+    package static let newestSQL = """
         SELECT \(stubColumns) FROM items WHERE feed_id = ?1
         ORDER BY published_at DESC, id DESC LIMIT ?2
         """
-    static let afterSQL = """
+    package static let afterSQL = """
         SELECT \(stubColumns) FROM items WHERE feed_id = ?1 AND (published_at, id) < (?2, ?3)
         ORDER BY published_at DESC, id DESC LIMIT ?4
         """
@@ -72,7 +72,7 @@ extension ItemStore {
         SELECT \(stubColumns) FROM items WHERE feed_id = ?1 AND (published_at, id) > (?2, ?3)
         ORDER BY published_at ASC, id ASC LIMIT ?4
         """
-    static let newerExistsSQL = """
+    package static let newerExistsSQL = """
         SELECT EXISTS (SELECT 1 FROM items WHERE feed_id = ?1 AND (published_at, id) > (?2, ?3))
         """
     static let olderExistsSQL = """

@@ -66,7 +66,7 @@ extension ItemStore {
         return statement
     }
 
-    static func rowsSQL(count: Int) -> String {
+    package static func rowsSQL(count: Int) -> String {
         let marks = Array(repeating: "?", count: count).joined(separator: ", ")
         return "SELECT id, title, author, payload FROM items WHERE id IN (\(marks))"
     }

@@ -1,39 +1,4 @@
-/// What the store holds: per feed, item counts per kind and the time range; the schema version.
-public struct StoreStats: Hashable, Sendable, Codable {
-    /// Items of one kind in one feed.
-    public struct KindCount: Hashable, Sendable, Codable {
-        public var kind: String
-        public var items: Int
-    }
-
-    /// One feed's summary.
-    public struct FeedSummary: Hashable, Sendable, Codable {
-        public var name: String
-        public var items: Int
-        /// Oldest and newest `published_at` (Unix milliseconds); `nil` for an empty feed.
-        public var oldestPublishedAt: Int64?
-        public var newestPublishedAt: Int64?
-        /// Sorted by kind.
-        public var kinds: [KindCount]
-
-        enum CodingKeys: String, CodingKey {
-            case name, items, kinds
-            case oldestPublishedAt = "oldest_published_at"
-            case newestPublishedAt = "newest_published_at"
-        }
-    }
-
-    public var schemaVersion: Int
-    /// Sorted by name.
-    public var feeds: [FeedSummary]
-    /// All items in the store.
-    public var totalItems: Int { feeds.reduce(0) { $0 + $1.items } }
-
-    enum CodingKeys: String, CodingKey {
-        case feeds
-        case schemaVersion = "schema_version"
-    }
-}
+import FeedModel
 
 extension ItemStore {
     /// Counts per feed and kind, and each feed's time range.

@@ -1,4 +1,5 @@
 import FeedModel
+import FeedResources
 import Foundation
 
 /// The identifier of a feed in the store (`feeds.id`).
@@ -55,18 +56,22 @@ public final class ItemStore {
     public var isReadOnly: Bool { connection.readOnly }
 
     /// Opens or creates the database at `path` and migrates it to the newest schema.
-    /// - Parameter schemaDirectory: the migration files; defaults to ``ProjectResources/schemaDirectory()``.
+    /// - Parameter schemaDirectory: the migration files on disk; `nil`: ``FeedResources/ResourceDirectory/schema``
+    ///   (the `Schema/` the binary carries, or `$FEEDSIM_ROOT/Schema`).
     /// - Throws: ``StoreError/notADatabase(path:)``, ``StoreError/corrupt(path:message:)``,
     ///   ``StoreError/newerSchema(path:version:newestKnown:)``, ``StoreError/resource(path:reason:)``
-    ///   for a missing `Schema/`, ``StoreError/foreignDatabase(path:reason:)`` for an SQLite file
+    ///   for a missing or unreadable schema directory, ``StoreError/foreignDatabase(path:reason:)`` for an SQLite file
     ///   that is not FeedSim's (left untouched), or ``SQLiteError``.
     public convenience init(path: String, schemaDirectory: URL? = nil) throws {
         try self.init(path: path, schemaDirectory: schemaDirectory, readOnly: false)
     }
 
-    private init(path: String, schemaDirectory: URL?, readOnly: Bool) throws {
-        let migrator = try Migrator(directory: try schemaDirectory ?? ProjectResources.schemaDirectory())
-        connection = try Connection(path: path, readOnly: readOnly, newestSchemaVersion: migrator.newestVersion)
+    /// As ``init(path:schemaDirectory:)``, the connection opened with `options` (threading mode,
+    /// busy handling).
+    init(path: String, schemaDirectory: URL? = nil, readOnly: Bool, options: Connection.Options = .standard) throws {
+        let migrator = try Migrator(directory: schemaDirectory.map(ResourceDirectory.directory) ?? .schema)
+        connection = try Connection(
+            path: path, readOnly: readOnly, newestSchemaVersion: migrator.newestVersion, options: options)
         do {
             if readOnly {
                 let version = Int(try connection.scalarInt("PRAGMA user_version"))
@@ -135,7 +140,7 @@ public final class ItemStore {
 
     // MARK: Writes
 
-    static let insertSQL = """
+    package static let insertSQL = """
         INSERT INTO items (id, feed_id, published_at, kind, width, height, title, author, payload)
         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
         """
@@ -182,7 +187,7 @@ public final class ItemStore {
         }
     }
 
-    private func insertWithoutTransaction(_ items: [NewItem], feed: FeedID, shouldStop: (() -> Bool)?) throws -> [Int64] {
+    func insertWithoutTransaction(_ items: [NewItem], feed: FeedID, shouldStop: (() -> Bool)? = nil) throws -> [Int64] {
         let statement = try connection.cachedStatement(Self.insertSQL)
         var ids: [Int64] = []
         ids.reserveCapacity(items.count)
@@ -209,8 +214,8 @@ public final class ItemStore {
         statement.bind(item.payload, at: 9)
         do {
             _ = try statement.step()
-        } catch let error as SQLiteError where error.extendedCode == 1555 && item.id != nil {
-            throw StoreError.duplicateID(item.id ?? 0)  // SQLITE_CONSTRAINT_PRIMARYKEY
+        } catch let error as SQLiteError where error.isPrimaryKeyConstraint && item.id != nil {
+            throw StoreError.duplicateID(item.id ?? 0)
         }
         return connection.lastInsertRowID
     }
@@ -230,6 +235,34 @@ public final class ItemStore {
             }
             return deleted
         }
+    }
+
+    /// Items in `feed`. - Complexity: O(n) over the feed's index entries.
+    public func itemCount(feed: FeedID) throws -> Int {
+        let statement = try connection.cachedStatement("SELECT count(*) FROM items WHERE feed_id = ?")
+        statement.bind(feed.rawValue, at: 1)
+        defer { statement.reset() }
+        return try statement.step() ? Int(statement.int64(at: 0)) : 0
+    }
+
+    /// The newest `published_at` in `feed` (Unix milliseconds), `nil` when it is empty.
+    /// - Complexity: O(log N): one seek on the feed-order index.
+    public func newestPublishedAt(feed: FeedID) throws -> Int64? {
+        let statement = try connection.cachedStatement(
+            "SELECT published_at FROM items WHERE feed_id = ? ORDER BY published_at DESC, id DESC LIMIT 1")
+        statement.bind(feed.rawValue, at: 1)
+        defer { statement.reset() }
+        return try statement.step() ? statement.int64(at: 0) : nil
+    }
+
+    /// Deletes every item of `feed` (inside the caller's transaction when there is one).
+    /// - Returns: how many were deleted.
+    @discardableResult
+    public func deleteAll(feed: FeedID) throws -> Int {
+        let statement = try connection.cachedStatement("DELETE FROM items WHERE feed_id = ?")
+        statement.bind(feed.rawValue, at: 1)
+        try statement.run()
+        return connection.changes
     }
 
     /// Runs `body` inside one write transaction on this store's connection (used by the seeder).

@@ -1,3 +1,4 @@
+import FeedResources
 import Foundation
 
 /// Applies the numbered SQL files of `Schema/` (`001_initial.sql`, `002_*.sql`, ...) in order.
@@ -10,8 +11,12 @@ struct Migrator {
     /// One migration file.
     struct Migration {
         var version: Int
-        var url: URL
+        /// The file's name inside the schema directory (`001_initial.sql`).
+        var name: String
     }
+
+    /// Where the files are read from (the embedded `Schema/`, or a directory on disk).
+    let directory: ResourceDirectory
 
     /// The migrations, sorted by version, numbered 1, 2, 3, ... without gaps.
     let migrations: [Migration]
@@ -19,33 +24,34 @@ struct Migrator {
     /// The newest schema version this binary knows.
     var newestVersion: Int { migrations.last?.version ?? 0 }
 
-    /// Reads the migration list from `directory`.
+    /// Reads the migration list from `directory` (its `*.sql` files; subdirectories, such as
+    /// another backend's migrations, are not SQLite's).
     /// - Throws: ``StoreError/resource(path:reason:)`` for a missing directory, a badly named file
     ///   or a gap in the numbering.
-    init(directory: URL) throws {
+    init(directory: ResourceDirectory) throws {
+        self.directory = directory
         let names: [String]
         do {
-            names = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+            names = try directory.fileNames()
         } catch {
-            throw StoreError.resource(path: directory.path, reason: "cannot list schema directory")
+            throw StoreError.resource(path: directory.description, reason: "cannot list schema directory")
         }
         var found: [Migration] = []
         for name in names where name.hasSuffix(".sql") {
             let digits = name.prefix { $0.isASCII && $0.isNumber }
             guard !digits.isEmpty, let version = Int(digits), name.dropFirst(digits.count).first == "_" else {
                 throw StoreError.resource(
-                    path: directory.appendingPathComponent(name).path,
-                    reason: "migration files are named NNN_description.sql")
+                    path: directory.path(name), reason: "migration files are named NNN_description.sql")
             }
-            found.append(Migration(version: version, url: directory.appendingPathComponent(name)))
+            found.append(Migration(version: version, name: name))
         }
         found.sort { $0.version < $1.version }
         for (index, migration) in found.enumerated() where migration.version != index + 1 {
             throw StoreError.resource(
-                path: migration.url.path, reason: "expected migration number \(index + 1), found \(migration.version)")
+                path: directory.path(migration.name), reason: "expected migration number \(index + 1), found \(migration.version)")
         }
         guard !found.isEmpty else {
-            throw StoreError.resource(path: directory.path, reason: "no migration files (NNN_name.sql)")
+            throw StoreError.resource(path: directory.description, reason: "no migration files (NNN_name.sql)")
         }
         migrations = found
     }
@@ -59,11 +65,9 @@ struct Migrator {
         try refuseNewer(current, connection)
         if current == newestVersion { return current }
         for migration in migrations where migration.version > current {
-            let script: String
-            do {
-                script = try String(contentsOf: migration.url, encoding: .utf8)
-            } catch {
-                throw StoreError.resource(path: migration.url.path, reason: "cannot read migration file")
+            guard let data = try? directory.data(migration.name), let script = String(data: data, encoding: .utf8)
+            else {
+                throw StoreError.resource(path: directory.path(migration.name), reason: "cannot read migration file")
             }
             try connection.transaction {
                 let now = Int(try connection.scalarInt("PRAGMA user_version"))

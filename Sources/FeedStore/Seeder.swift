@@ -1,3 +1,4 @@
+import FeedResources
 /// What a seeding run wrote.
 public struct SeedSummary: Hashable, Sendable {
     public var items: Int
@@ -44,6 +45,50 @@ public enum Seeder {
     ) throws -> SeedSummary {
         try store.writeTransaction {
             let feed = try store.createFeed(named: name)
+            return try seedWithoutTransaction(
+                store, feed: feed, generator: &generator, count: count, progress: progress, shouldStop: shouldStop)
+        }
+    }
+
+    /// What to do when the feed already has items.
+    public enum Mode: String, Sendable, CaseIterable {
+        /// Refuse (``StoreError/feedNotEmpty(_:items:)``): seeding again would repeat timestamps.
+        case intoEmpty
+        /// Continue after the newest item: the generator starts at its `published_at`.
+        case append
+        /// Delete the feed's items and seed afresh, in the same transaction.
+        case replace
+    }
+
+    /// Seeds the feed `name` (created when missing) with `count` items of `preset`, by `mode` when
+    /// it already has items. One transaction: the check, any delete, and the inserts commit together
+    /// or not at all.
+    /// - Parameters:
+    ///   - start: Unix milliseconds the generator starts at (for ``Mode/append`` on a non-empty
+    ///     feed, the newest item's `published_at` instead).
+    ///   - shouldStop: as in ``seed(_:feedNamed:generator:count:progress:shouldStop:)``.
+    /// - Throws: ``StoreError/feedNotEmpty(_:items:)`` under ``Mode/intoEmpty``; ``SQLiteError``.
+    ///   Either way nothing was written.
+    @discardableResult
+    public static func seed(
+        _ store: ItemStore, feedNamed name: String, mode: Mode, preset: Preset, seed: UInt64, start: Int64,
+        count: Int, progress: ((Int) -> Void)? = nil, shouldStop: (() -> Bool)? = nil
+    ) throws -> SeedSummary {
+        try store.writeTransaction {
+            let feed = try store.createFeed(named: name)
+            let existing = try store.itemCount(feed: feed)
+            var begin = start
+            if existing > 0 {
+                switch mode {
+                case .intoEmpty:
+                    throw StoreError.feedNotEmpty(name, items: existing)
+                case .append:
+                    begin = try store.newestPublishedAt(feed: feed) ?? start
+                case .replace:
+                    try store.deleteAll(feed: feed)
+                }
+            }
+            var generator = ItemGenerator(preset: preset, seed: seed, start: begin)
             return try seedWithoutTransaction(
                 store, feed: feed, generator: &generator, count: count, progress: progress, shouldStop: shouldStop)
         }

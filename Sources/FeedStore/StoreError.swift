@@ -25,6 +25,8 @@ public enum StoreError: Error, CustomStringConvertible, Sendable, Equatable {
     case duplicateID(Int64)
     /// A resource directory or file (`Schema/`, `Seeds/`) is missing or malformed.
     case resource(path: String, reason: String)
+    /// Seeding a feed that already has items, without saying to append or replace.
+    case feedNotEmpty(String, items: Int)
 
     public var description: String {
         switch self {
@@ -51,6 +53,8 @@ public enum StoreError: Error, CustomStringConvertible, Sendable, Equatable {
             return "item id \(id) already exists"
         case .resource(let path, let reason):
             return "\(path): \(reason)"
+        case .feedNotEmpty(let name, let items):
+            return "feed '\(name)' already has \(items) items: pass --append (continue after the newest item) or --replace (delete them first)"
         }
     }
 }

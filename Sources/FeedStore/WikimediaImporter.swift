@@ -25,8 +25,9 @@ public enum WikimediaImporter {
 
     /// - Throws: ``ImportError`` with the entry path (`births[3].pages[0]`) and field.
     public static func parse(_ data: Data, file: String) throws -> [NewItem] {
-        guard let root = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
-            throw ImportError(file: file, location: "", field: "", reason: "not a JSON object")
+        let parsed = try ItemImporter.json(data, file: file, location: nil)
+        guard let root = parsed as? [String: Any] else {
+            throw ImportError(file: file, location: "", field: "", reason: "not a JSON object (the file holds \(ItemImporter.kindOfJSON(parsed)))")
         }
         var items: [NewItem] = []
         var seen: Set<Int64> = []

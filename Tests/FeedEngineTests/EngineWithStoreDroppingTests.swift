@@ -26,31 +26,32 @@ import Testing
             layout: LayoutConfiguration(kind: .list), viewport: storeTestViewport)
         try feed.start()
         try feed.settle()
-        // 3200: items 32–39 visible, 59 − 39 = 20 ≤ 20 → More (80). 5200: 52–59, 79 − 59 = 20 → More (100).
-        try feed.scroll(to: 3200)
+        // Paging 3's rule: More when fewer than 20 items remain below the last visible one.
+        // 3300: items 33–40 visible, 59 − 40 = 19 < 20 → More (80). 5300: 53–60, 79 − 60 = 19 → More (100).
+        try feed.scroll(to: 3300)
         try feed.settle()
-        try feed.scroll(to: 5200)
+        try feed.scroll(to: 5300)
         try feed.settle()
         #expect(feed.shown == Array(oracle.prefix(100)))
         #expect(feed.controller.counters.pagesDropped == 0)
 
-        // 7200: items 72–79, 99 − 79 = 20 → More: 120 items > 100. The first page (items 0–19) is
-        // dropped: after it the first visible item, 72 − 20 = 52, is more than 20 items from the
-        // start. Item 72 stays at the top edge: the offset moves up by 20 × 100 = 2000 to 5200.
-        try feed.scroll(to: 7200)
+        // 7300: items 73–80, 99 − 80 = 19 → More: 120 items > 100. The first page (items 0–19) is
+        // dropped: after it the first visible item, 73 − 20 = 53, is at least 20 items from the
+        // start. Item 73 stays at the top edge: the offset moves up by 20 × 100 = 2000 to 5300.
+        try feed.scroll(to: 7300)
         try feed.settle()
         #expect(feed.shown == Array(oracle[20..<120]))
         #expect(feed.changes.suffix(2).map(\.change) == [.append(Array(oracle[100..<120])), .dropFirst(20)])
         #expect(feed.changes.last?.outcome.adjustment == -2000)
-        #expect(feed.contentOffset.y == 5200)
-        #expect(feed.screenY(of: oracle[72].id) == 0)
+        #expect(feed.contentOffset.y == 5300)
+        #expect(feed.screenY(of: oracle[73].id) == 0)
         #expect(feed.controller.counters.pagesDropped == 1)
         #expect(feed.controller.loadState(.top) == .idle)
 
-        // Up to 1500: items 15–22 of the window (oracle 35–42); 15 ≤ 20 → prepend the 20 items
+        // Up to 1500: items 15–22 of the window (oracle 35–42); 15 < 20 → prepend the 20 items
         // before oracle[20]. Oracle[35] (fully visible at the top edge) moves from index 15 to 35:
         // offset + 2000 = 3500. 120 > 100: the last page (oracle 100–119) is dropped, since
-        // 100 − 1 − 42 = 57 > 20 items remain below the last visible one.
+        // 100 − 1 − 42 = 57 ≥ 20 items remain below the last visible one.
         try feed.scroll(to: 1500)
         #expect(feed.queue.map(\.query) == [.before(oracle[20].cursor)])
         try feed.settle()
@@ -69,13 +70,13 @@ import Testing
     /// three pages were dropped, then flung to the top of the loaded window (offset 0) before the
     /// dropped pages come back.
     ///
-    /// 3200, 5200: Mores to 100 items. Each 7200: items 72–79 visible, More to 120, first page
-    /// dropped, offset back to 5200: after three, the window is oracle[60..<160] at 5200.
-    /// At 0, item 0 of the window (oracle[60]) is at the top edge and 0 ≤ 20: prepend oracle[40..<60].
+    /// 3300, 5300: Mores to 100 items. Each 7300: items 73–80 visible, More to 120, first page
+    /// dropped, offset back to 5300: after three, the window is oracle[60..<160] at 5300.
+    /// At 0, item 0 of the window (oracle[60]) is at the top edge and 0 < 20: prepend oracle[40..<60].
     /// Anchored, oracle[60] goes to index 20 and the offset to 2000, where it stays on screen at 0;
-    /// the last page is dropped (120 > 100, 100 − 1 − 27 = 72 > 20). At 2000 the first visible index
-    /// is 20 ≤ 20: prepend oracle[20..<40], offset 4000, last page dropped; at 4000 the first visible
-    /// index is 40: done. Window oracle[20..<120], 3 + 2 pages dropped.
+    /// the last page is dropped (120 > 100, 100 − 1 − 27 = 72 ≥ 20). At 2000 the first visible index
+    /// is 20, not fewer than 20: done (Paging 3's rule; with the old "at most" rule a second prepend
+    /// followed). Window oracle[40..<140], 3 + 1 pages dropped.
     ///
     /// Without the load kind, the restored pages were taken for new items at the head of the feed and
     /// shown at offset 0 (the at-top rule of a Refresh): oracle[60] left the screen and each restored
@@ -90,21 +91,21 @@ import Testing
         feed.passesLoadKind = passesLoadKind
         try feed.start()
         try feed.settle()
-        for y in [3200.0, 5200, 7200, 7200, 7200] {
+        for y in [3300.0, 5300, 7300, 7300, 7300] {
             try feed.scroll(to: y)
             try feed.settle()
         }
         #expect(feed.shown == Array(oracle[60..<160]))
-        #expect(feed.contentOffset.y == 5200)
+        #expect(feed.contentOffset.y == 5300)
 
         try feed.scroll(to: 0)
         #expect(feed.queue.map(\.query) == [.before(oracle[60].cursor)])
         try feed.settle()
         if passesLoadKind {
-            #expect(feed.shown == Array(oracle[20..<120]))
-            #expect(feed.contentOffset.y == 4000)
+            #expect(feed.shown == Array(oracle[40..<140]))
+            #expect(feed.contentOffset.y == 2000)
             #expect(feed.screenY(of: oracle[60].id) == 0)
-            #expect(feed.controller.counters.pagesDropped == 5)
+            #expect(feed.controller.counters.pagesDropped == 4)
             #expect(feed.changes.allSatisfy { $0.outcome.rule != .anchored || $0.movedVisibleItemIDs.isEmpty })
         } else {
             #expect(feed.shown == Array(oracle[0..<100]))

@@ -77,6 +77,52 @@ import Testing
         #expect(v.pooledCellCounts == ["photo": 5])
     }
 
+    @Test func presetsCarryTheirFrameworksPoolPolicy() {
+        // UIKit: dequeueReusableCell creates a cell only when none is queued; no cap is documented.
+        #expect(RangeConfiguration.uikit.reusePoolLimit == nil)
+        // Texture: ASCollectionView's cells go through UIKit's queues.
+        #expect(RangeConfiguration.texture.reusePoolLimit == nil)
+        // RecyclerView: RecycledViewPool.DEFAULT_MAX_SCRAP = 5 per view type.
+        #expect(RangeConfiguration.paging3.reusePoolLimit == 5)
+        #expect(RangeConfiguration.paging3(pageSize: 40).reusePoolLimit == 5)
+        // react-window: elements keyed by index are unmounted and mounted, never recycled.
+        #expect(RangeConfiguration.reactWindow.reusePoolLimit == 0)
+        // FlashList v1 (recyclerlistview's RecycleItemPool): a set per type, no cap.
+        #expect(RangeConfiguration.flashlist.reusePoolLimit == nil)
+        #expect(RangeConfiguration.uikit.reusePoolDescription == "unbounded")
+        #expect(RangeConfiguration.paging3.reusePoolDescription == "5/kind")
+        #expect(RangeConfiguration.reactWindow.reusePoolDescription == "none")
+    }
+
+    /// The jump of `defaultPoolKeepsFiveCellsPerKindLikeRecyclerView` and back, under each policy:
+    /// 8 photo cells at the top, a jump to 8 text items, and back to the 8 photos.
+    @Test(arguments: [
+        // UIKit keeps all 8 photo cells: back at the top all 8 are reused. Created 8 + 8.
+        (RangeConfiguration.uikit, 16, 8, ["photo": 0, "text": 8]),
+        // RecyclerView keeps 5: 5 reused, 3 created on the way back. Created 8 + 8 + 3.
+        (RangeConfiguration.paging3, 19, 5, ["photo": 0, "text": 5]),
+        // react-window recycles nothing: every entering item is new. Created 8 + 8 + 8.
+        (RangeConfiguration.reactWindow, 24, 0, ["photo": 0, "text": 0]),
+    ])
+    func poolPolicyDecidesHowManyCellsAJumpBackCreates(
+        preset: RangeConfiguration, created: Int, reused: Int, pooledAfter: [String: Int]
+    ) throws {
+        let viewport = Size(width: 320, height: 800)
+        let layout = VirtualizerTestLayout.list(heights: Array(repeating: 100, count: 40), viewport: viewport)
+        let configuration = RangeConfiguration(
+            name: preset.name, prefetch: .viewportOnly, preload: .viewportOnly, reusePoolLimit: preset.reusePoolLimit)
+        let v = try Virtualizer(layout: layout, configuration: configuration)
+        let items = virtualizerTestItems(count: 40) { $0 < 20 ? "photo" : "text" }
+        _ = v.update(contentOffset: .zero, viewport: viewport, items: items)
+        _ = v.update(contentOffset: Point(x: 0, y: 3000), viewport: viewport, items: items)
+        _ = v.update(contentOffset: .zero, viewport: viewport, items: items)
+        #expect(v.counters.cellsCreated == created)
+        #expect(v.counters.cellsReused == reused)
+        #expect(v.counters.cellsByKind["photo"] == .init(created: created - 8, reused: reused))
+        #expect(v.counters.cellsByKind["text"] == .init(created: 8, reused: 0))
+        #expect(pooledAfter.allSatisfy { v.pooledCellCounts[$0.key, default: 0] == $0.value })
+    }
+
     @Test func prependShiftsIndexPathsButKeepsEveryCell() throws {
         let viewport = Size(width: 320, height: 300)
         let layout = VirtualizerTestLayout.list(heights: Array(repeating: 100, count: 10), viewport: viewport)

@@ -1,6 +1,7 @@
 import FeedModel
-import FeedStore
 import Testing
+
+@testable import FeedStore
 
 @testable import FeedLoad
 
@@ -11,11 +12,11 @@ import Testing
     static let oldest = Cursor(publishedAt: 1_006_000, id: 6)
 
     /// Ids 1…20 in feed "home", and a ground truth on its own connection.
-    private func twentyItems() throws -> (TemporaryDatabase, ItemStore, FeedID, GroundTruth) {
+    private func twentyItems() throws -> (TemporaryDatabase, ItemStore, FeedID, SQLiteGroundTruth) {
         let database = try TemporaryDatabase()
         let store = try ItemStore(path: database.path)
         let (feed, _) = try store.insert(items: (1...20).map(newItem), feedNamed: "home")
-        return (database, store, feed, try GroundTruth(path: database.path, feed: feed))
+        return (database, store, feed, try SQLiteGroundTruth(path: database.path, feed: feed))
     }
 
     @Test func spanIDsAreTheIdsOfTheSpanItemsIncludingTiesInPublicationTime() throws {
@@ -31,7 +32,7 @@ import Testing
         }
         let (feed, _) = try store.insert(items: home, feedNamed: "home")
         _ = try store.insert(items: (41...50).map(newItem), feedNamed: "other")
-        let truth = try GroundTruth(path: database.path, feed: feed)
+        let truth = try SQLiteGroundTruth(path: database.path, feed: feed)
         let cursors = home.map { Cursor(publishedAt: $0.publishedAt, id: $0.id!) }
         var random = SplitMix64(seed: 61)
         for _ in 0..<50 {
@@ -84,7 +85,7 @@ import Testing
     @Test func updatesCheckpointsAndRollbacksByAnotherConnectionAreSeen() throws {
         let (database, _, _, truth) = try twentyItems()
         defer { database.cleanUp() }
-        let other = try RawConnection(path: database.path)
+        let other = try Connection(path: database.path, options: .loadTester)
         let (newest, oldest) = (Self.newest, Self.oldest)
         let all = Array((Int64(6)...15).reversed())
         let without12 = all.filter { $0 != 12 }

@@ -1,3 +1,4 @@
+import FeedResources
 import FeedEngine
 import FeedModel
 import FeedReplay
@@ -30,13 +31,13 @@ import Testing
     @Test func theOffsetBaselineSaysInWordsThatItsWalksRepeatedItemsAndKeysetSaysZero() throws {
         let database = try seeded(count: 3_000)
         defer { database.cleanUp() }
-        let offset = try LoadRunner(configuration: configuration(.offset, path: database.path)).run()
+        let offset = try LoadRunner(configuration: configuration(.offset, path: database.path), openBackend: openSQLite).run()
         try #require(offset.consistency.duplicates > 0, "the writers moved the OFFSET pages")
         let verdict = try #require(offset.consistencyVerdict)
         #expect(verdict.contains("the walks repeated \(offset.consistency.duplicates) item(s)"))
         #expect(verdict.contains("OFFSET pages shift"))
         #expect(offset.text.contains(verdict))
-        let keyset = try LoadRunner(configuration: configuration(.keyset, path: database.path)).run()
+        let keyset = try LoadRunner(configuration: configuration(.keyset, path: database.path), openBackend: openSQLite).run()
         #expect(keyset.consistencyVerdict == nil)
         #expect(keyset.text.contains(": 0 duplicates, 0 skips"))
     }
@@ -46,7 +47,7 @@ import Testing
         let database = try seeded(count: 50)
         defer { database.cleanUp() }
         do {
-            _ = try LoadRunner(configuration: configuration(.keyset, path: database.path, sessions: sessions, writers: writers))
+            _ = try LoadRunner(configuration: configuration(.keyset, path: database.path, sessions: sessions, writers: writers), openBackend: openSQLite)
             Issue.record("accepted \(sessions) sessions and \(writers) writers")
         } catch let error as LoadConfigurationError {
             #expect(error.field == (writers > 0 ? "writers" : "sessions"))

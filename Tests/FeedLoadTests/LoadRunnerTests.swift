@@ -6,6 +6,7 @@ import Foundation
 import Testing
 
 @testable import FeedLoad
+import FeedResources
 
 @Suite struct LoadRunnerTests {
     /// A store with `count` items of the `mixed` preset in feed `home`.
@@ -30,7 +31,7 @@ import Testing
     @Test func keysetReplaySessionsSeeNoDuplicatesOrSkipsWhileWritersInsertAtTheHead() throws {
         let database = try seededDatabase(count: 3_000)
         defer { database.cleanUp() }
-        let report = try LoadRunner(configuration: writeLoad(.keyset, path: database.path)).run()
+        let report = try LoadRunner(configuration: writeLoad(.keyset, path: database.path), openBackend: openSQLite).run()
         #expect(report.sessions.failed == 0)
         #expect(report.errors.isEmpty)
         #expect(report.sessions.started >= 4)
@@ -45,13 +46,27 @@ import Testing
         #expect(report.latency["after"] != nil && report.latency["offset"] == nil)
         #expect(report.latency["insert"]?.count == UInt64(report.insertTransactions))
         #expect(report.rows > 0)
-        #expect(HeapTuning.applied, "glibc took the trim threshold")
+    }
+
+    @Test(arguments: [false, true])
+    func writersRemoveTheirRowsAfterTheRunUnlessKept(keep: Bool) throws {
+        let database = try seededDatabase(count: 3_000)
+        defer { database.cleanUp() }
+        var configuration = writeLoad(.keyset, path: database.path)
+        configuration.keepWrites = keep
+        let report = try LoadRunner(configuration: configuration, openBackend: openSQLite).run()
+        #expect(report.inserted > 100, "the writers ran")
+        #expect(report.errors.isEmpty)
+        let store = try ItemStore(path: database.path)
+        let items = try store.itemCount(feed: try store.requireFeed(named: "home"))
+        // Removed: the feed holds the 3 000 seeded items again; kept: those plus every inserted one.
+        #expect(items == (keep ? 3_000 + report.inserted : 3_000))
     }
 
     @Test func offsetReplaySessionsLoadDuplicatesUnderTheSameWrites() throws {
         let database = try seededDatabase(count: 3_000)
         defer { database.cleanUp() }
-        let report = try LoadRunner(configuration: writeLoad(.offset, path: database.path)).run()
+        let report = try LoadRunner(configuration: writeLoad(.offset, path: database.path), openBackend: openSQLite).run()
         #expect(report.sessions.failed == 0)
         #expect(report.latency["offset"] != nil && report.latency["after"] == nil)
         #expect(report.inserted > 100)
@@ -70,7 +85,7 @@ import Testing
         configuration.timeScale = 20
         configuration.model = .closed(sessions: 2)
         configuration.writeRate = 200
-        let report = try LoadRunner(configuration: configuration).run()
+        let report = try LoadRunner(configuration: configuration, openBackend: openSQLite).run()
         #expect(report.sessions.failed == 0 && report.errors.isEmpty)
         #expect((report.latency["newest"]?.count ?? 0) > UInt64(report.sessions.started), "the sessions refreshed")
         #expect(report.consistency.duplicates == 0 && report.consistency.skips == 0)
@@ -85,7 +100,7 @@ import Testing
             path: database.path, feedName: "home", model: .closed(sessions: 1),
             traces: .synthesized(models: [.reader], durationSeconds: 3), timeScale: 10, durationSeconds: 0.2,
             workers: 1)
-        let interrupted = try LoadRunner(configuration: paced).run()
+        let interrupted = try LoadRunner(configuration: paced, openBackend: openSQLite).run()
         #expect(interrupted.sessions.completed == 0)
         #expect(interrupted.sessions.interrupted == 1)
         // With no waiting the same trace (at most 3 s + 3 s of settling = 720 frames) finishes well within 20 s.
@@ -93,7 +108,7 @@ import Testing
         paced.durationSeconds = 20
         paced.model = .closed(sessions: 1)
         let stop = StopSignal()
-        let runner = try LoadRunner(configuration: paced, stop: stop)
+        let runner = try LoadRunner(configuration: paced, stop: stop, openBackend: openSQLite)
         let watcher = Thread {
             while runner.progress().started < 2 && !stop.isSet { Thread.sleep(forTimeInterval: 0.002) }
             stop.set()  // the first session has completed and a second started: enough
@@ -129,7 +144,7 @@ import Testing
             traces: .synthesized(models: [.flinger], durationSeconds: 1),
             replay: ReplayOptions(controller: FeedController.Configuration(pageSize: 10)), timeScale: nil,
             pagination: .offset, durationSeconds: 0.3, workers: 1)
-        let report = try LoadRunner(configuration: configuration).run()
+        let report = try LoadRunner(configuration: configuration, openBackend: openSQLite).run()
         let json = try report.json()
         for key in [
             "\"busy_waits\"", "\"consistency\"", "\"errors\"", "\"latency\"", "\"pages_per_second\"", "\"sessions\"",
@@ -150,24 +165,24 @@ import Testing
         let base = LoadConfiguration(path: database.path, feedName: "home", model: .closed(sessions: 1), workers: 1)
         var missing = base
         missing.path = database.directory.appendingPathComponent("nope.sqlite").path
-        #expect(throws: LoadConfigurationError.self) { try LoadRunner(configuration: missing) }
+        #expect(throws: LoadConfigurationError.self) { try LoadRunner(configuration: missing, openBackend: openSQLite) }
         var unknownFeed = base
         unknownFeed.feedName = "nope"
-        #expect(throws: StoreError.self) { try LoadRunner(configuration: unknownFeed) }
+        #expect(throws: StoreError.self) { try LoadRunner(configuration: unknownFeed, openBackend: openSQLite) }
         var badRate = base
         badRate.model = .open(ratePerSecond: 0, slots: 1)
         #expect {
-            try LoadRunner(configuration: badRate)
+            try LoadRunner(configuration: badRate, openBackend: openSQLite)
         } throws: { ($0 as? LoadConfigurationError)?.field == "arrival-rate" }
         var noTraces = base
         noTraces.traces = .files([])
         #expect {
-            try LoadRunner(configuration: noTraces)
+            try LoadRunner(configuration: noTraces, openBackend: openSQLite)
         } throws: { ($0 as? LoadConfigurationError)?.field == "trace" }
         var badPageSize = base
         badPageSize.replay.controller.pageSize = 0
         #expect {
-            try LoadRunner(configuration: badPageSize)
+            try LoadRunner(configuration: badPageSize, openBackend: openSQLite)
         } throws: { ($0 as? LoadConfigurationError)?.field == "controller" }
     }
 }

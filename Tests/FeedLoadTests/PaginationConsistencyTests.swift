@@ -13,8 +13,8 @@ import Testing
         defer { database.cleanUp() }
         let store = try ItemStore(path: database.path)
         let (feed, _) = try store.insert(items: (1...30).map(newItem), feedNamed: "home")
-        let source = TimedFeedSource(store: try ItemStore(path: database.path), feed: feed, mode: mode)
-        let truth = try GroundTruth(path: database.path, feed: feed)
+        let source = TimedFeedSource(backend: try ItemStore(path: database.path).pages(feed: feed), mode: mode)
+        let truth = try SQLiteGroundTruth(path: database.path, feed: feed)
         let maxIDAtStart = try truth.maxID()
 
         let first = try source.newest(limit: 10)
@@ -58,7 +58,7 @@ import Testing
         let database = try TemporaryDatabase()
         let store = try ItemStore(path: database.path)
         let (feed, _) = try store.insert(items: (1...30).map(newItem), feedNamed: "home")
-        return (database, TimedFeedSource(store: store, feed: feed, mode: .keyset))
+        return (database, TimedFeedSource(backend: store.pages(feed: feed), mode: .keyset))
     }
 
     @Test func aNewestPageStartsAWalkAndAMoreFromElsewhereStartsAnother() throws {

@@ -6,6 +6,7 @@ import Foundation
 import Testing
 
 @testable import FeedLoad
+import FeedResources
 
 @Suite struct PaginationLoadSessionTests {
     /// A feed of ids 1…`count` (larger id = newer) and a session over it, pages of 10.
@@ -15,7 +16,7 @@ import Testing
         let store = try ItemStore(path: database.path)
         let (feed, _) = try store.insert(items: (1...count).map(newItem), feedNamed: "home")
         return try PaginationLoadSession(
-            index: 0, pool: ConnectionPool(path: database.path, feed: feed), feed: feed, mode: .keyset,
+            index: 0, pool: ConnectionPool(connector: try SQLiteConnector(path: database.path, feedName: "home")), mode: .keyset,
             controller: FeedController.Configuration(pageSize: 10, initialLoadPages: 1), pageBudget: pageBudget,
             rowBatchLimit: rowBatchLimit, insertPreset: try Preset.named("mixed"), seed: 1)
     }
@@ -73,10 +74,10 @@ import Testing
         defer { database.cleanUp() }
         let store = try ItemStore(path: database.path)
         let (feed, _) = try store.insert(items: (1...50).map(newItem), feedNamed: "home")
-        let pool = ConnectionPool(path: database.path, feed: feed)
+        let pool = ConnectionPool(connector: try SQLiteConnector(path: database.path, feedName: "home"))
         func walk() throws -> LoadMetrics {
             let session = try PaginationLoadSession(
-                index: 0, pool: pool, feed: feed, mode: .keyset,
+                index: 0, pool: pool, mode: .keyset,
                 controller: FeedController.Configuration(pageSize: 10, initialLoadPages: 1), pageBudget: 3,
                 insertPreset: try Preset.named("mixed"), seed: 1)
             let (_, metrics) = try runToEnd(session)
@@ -113,7 +114,7 @@ import Testing
     @Test func keysetPaginationSessionsSeeNoDuplicatesOrSkipsWhileWritersInsertAtTheHead() throws {
         let database = try seededDatabase(count: 3_000)
         defer { database.cleanUp() }
-        let report = try LoadRunner(configuration: writeLoad(.keyset, path: database.path)).run()
+        let report = try LoadRunner(configuration: writeLoad(.keyset, path: database.path), openBackend: openSQLite).run()
         #expect(report.sessions.failed == 0 && report.errors.isEmpty)
         #expect(report.sessions.completed >= 6, "sessions ran to their page budget and were replaced")
         #expect(report.consistency.sessionsChecked == report.sessions.started)
@@ -130,7 +131,7 @@ import Testing
     @Test func offsetPaginationSessionsLoadDuplicatesUnderTheSameWrites() throws {
         let database = try seededDatabase(count: 3_000)
         defer { database.cleanUp() }
-        let report = try LoadRunner(configuration: writeLoad(.offset, path: database.path)).run()
+        let report = try LoadRunner(configuration: writeLoad(.offset, path: database.path), openBackend: openSQLite).run()
         #expect(report.sessions.failed == 0 && report.errors.isEmpty)
         #expect(report.inserted > 50)
         // Each More page that follows k inserts at the head repeats k items of the page before it.
@@ -143,7 +144,7 @@ import Testing
         var configuration = writeLoad(.keyset, path: database.path)
         configuration.session = .pagination(pageBudget: 0)
         #expect {
-            try LoadRunner(configuration: configuration)
+            try LoadRunner(configuration: configuration, openBackend: openSQLite)
         } throws: { ($0 as? LoadConfigurationError)?.field == "page-budget" }
     }
 }

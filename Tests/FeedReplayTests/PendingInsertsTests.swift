@@ -1,3 +1,4 @@
+import FeedResources
 import FeedEngine
 import FeedModel
 import FeedStore
@@ -24,7 +25,9 @@ import Testing
             NewItem(publishedAt: 1_000 + Int64(random.next() % 40) * 10, kind: "photo", width: 10, height: 10, title: "b\(index)")
         }
         let feed = try store.insert(items: base, feedNamed: "home").feed
-        let backend = try StoreBackend(store: store, feed: feed, insertPreset: try Preset.named("mixed"), seed: seed)
+        let backend = try StoreBackend(
+            backend: store.pages(feed: feed), insertPreset: try Preset.named("mixed"), seed: seed,
+            largestID: try store.largestItemID())
         for step in 0..<Int(2 + random.next() % 4) {
             try backend.insertAtHead(count: Int(1 + random.next() % 7), at: Double(step) * 150)
         }
@@ -77,7 +80,9 @@ import Testing
         let feed = try store.insert(
             items: [NewItem(id: 41, publishedAt: 5, kind: "a", width: 1, height: 1)], feedNamed: "home"
         ).feed
-        let backend = try StoreBackend(store: store, feed: feed, insertPreset: try Preset.named("mixed"), seed: 1)
+        let backend = try StoreBackend(
+            backend: store.pages(feed: feed), insertPreset: try Preset.named("mixed"), seed: 1,
+            largestID: try store.largestItemID())
         try backend.insertAtHead(count: 3, at: 0)
         let ids = try backend.page(request(.newest, limit: 10)).items.map(\.id)
         #expect(ids == [44, 43, 42, 41])

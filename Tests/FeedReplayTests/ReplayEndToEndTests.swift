@@ -7,6 +7,7 @@ import Foundation
 import Testing
 
 @testable import FeedReplay
+import FeedResources
 
 /// Whole replays: the shipped real traces, determinism, the SQLite store under the session.
 @Suite struct ReplayEndToEndTests {
@@ -84,7 +85,8 @@ import Testing
                 seed: 99)
             options.keepTimeline = true
             let result = try ReplaySession.run(
-                trace: trace, store: store, feed: "home", layout: LayoutConfiguration(kind: .mosaic), options: options,
+                trace: trace, backend: store.pages(feed: try store.requireFeed(named: "home")),
+                layout: LayoutConfiguration(kind: .mosaic), options: options,
                 insertPreset: try Preset.named("mixed"))
             return (try result.report.jsonData(), result.timelineCSV!)
         }
@@ -121,7 +123,8 @@ import Testing
         let options = ReplayOptions(controller: FeedController.Configuration(), latency: .fixed(ms: 50))
         func replay(keep: Bool) throws -> Data {
             try ReplaySession.run(
-                trace: trace, store: store, feed: "home", layout: LayoutConfiguration(kind: .grid), options: options,
+                trace: trace, backend: store.pages(feed: try store.requireFeed(named: "home")),
+                layout: LayoutConfiguration(kind: .grid), options: options,
                 insertPreset: try Preset.named("mixed"), keepInserts: keep
             ).report.jsonData()
         }

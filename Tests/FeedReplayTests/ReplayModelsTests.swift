@@ -1,3 +1,4 @@
+import FeedEngine
 import FeedModel
 import Testing
 
@@ -149,9 +150,69 @@ import Testing
         #expect(abs(m.hitchTime - (20 - 1000.0 / 60)) < 1e-9)
         // Two moving frames of 1000/60 ms each: 33.33 ms of scrolling.
         #expect(abs(m.scrollingTime - 2000.0 / 60) < 1e-9)
-        // Ratio = 3.333 ms / 0.03333 s = 100 ms/s.
-        #expect(abs(m.hitchTimeRatio - 100) < 1e-6)
+        // 3.333 ms / 0.03333 s would be 100 ms/s, but 33 ms of scrolling is too little for Apple's
+        // ratio (read over a scroll of its own): no ratio, "not enough scrolling".
+        #expect(m.hitchTimeRatio == nil)
+        #expect(m.hitches.band == "not enough scrolling")
+        #expect(m.hitches.timeRatioMsPerS == nil)
+        #expect(abs(m.hitches.hitchMs - 3.333333) < 1e-6)
         #expect(m.distance == 30)
+    }
+
+    @Test func hitchRatioIsGivenFromOneSecondOfScrolling() {
+        // 60 moving frames at 60 Hz = exactly 1 s of scrolling; one frame 9 ms late: 9 ms/s, in
+        // Apple's warning band (good under 5, warning 5–10, critical above 10).
+        var m = FrameMetrics(refreshRate: 60, keepTimeline: false)
+        m.record(sample(t: 0, offset: 0, cost: 1))
+        for k in 1...59 { m.record(sample(t: Double(k) * 1000 / 60, offset: Double(k), cost: 1)) }
+        #expect(m.hitchTimeRatio == nil)  // 59 frames: 0.983 s
+        m.record(sample(t: 1000, offset: 60, cost: 1000.0 / 60 + 9))
+        #expect(abs(m.scrollingTime - 1000) < 1e-9)
+        #expect(abs((m.hitchTimeRatio ?? -1) - 9) < 1e-9)
+        #expect(m.hitches.band == "warning")
+    }
+
+    @Test func blankWhileScrollingIsApartFromTheWaitForFirstContentWithPercentiles() {
+        var m = FrameMetrics(refreshRate: 60, keepTimeline: false)
+        // Waiting for the first content: 3 frames, wholly blank, the first two still.
+        for k in 0..<3 {
+            var s = sample(t: Double(k) * 10, offset: k == 2 ? 5 : 0, cost: 1, noContent: 1)
+            s.afterFirstContent = false
+            m.record(s)
+        }
+        // After: 20 moving frames with blank 0, 0.1, ..., the last 19 of them 0.05 · k, and one still frame.
+        for k in 0..<20 {
+            m.record(sample(t: 100 + Double(k) * 10, offset: 10 + Double(k), cost: 1, rowMissing: Double(k) * 0.05))
+        }
+        m.record(sample(t: 400, offset: 29, cost: 1, rowMissing: 0.9))
+        let blank = m.blank
+        #expect(blank.beforeFirstContent.frames == 3)
+        #expect(blank.beforeFirstContent.meanFraction == 1)
+        #expect(blank.beforeFirstContent.maxFraction == 1)
+        // While scrolling: 20 frames, 0, 0.05, ..., 0.95 (the still frame at 0.9 is not scrolling).
+        // Mean = 0.05 · (0 + … + 19) / 20 = 0.475. Nearest rank: p50 = 10th value = 0.45;
+        // p95 = 19th value = 0.9; max 0.95.
+        #expect(blank.whileScrolling.frames == 20)
+        #expect(blank.whileScrolling.meanFraction == 0.475)
+        #expect(blank.whileScrolling.p50Fraction == 0.45)
+        #expect(blank.whileScrolling.p95Fraction == 0.9)
+        #expect(blank.whileScrolling.maxFraction == 0.95)
+    }
+
+    @Test func timelineSplitsBlankByCauseAndLoadsByKind() throws {
+        var m = FrameMetrics(refreshRate: 60, keepTimeline: true)
+        var s = sample(t: 0, offset: 0, cost: 1, rowMissing: 0.25, noContent: 0.5)
+        s.loadsInFlight = 3
+        s.pageLoadsInFlight = 1
+        s.rowLoadsInFlight = 2
+        s.loadStates = DirectionalLoadStates(refresh: .idle, prepend: .end, append: .loading)
+        m.record(s)
+        let lines = try #require(m.timelineCSV).split(separator: "\n")
+        #expect(
+            lines[0] == "t_ms,offset_x,offset_y,first_visible,last_visible,loaded_items,blank_fraction,loads_in_flight,"
+                + "frame_cost_ms,edge_effect_pt,centred_index,blank_row_missing,blank_no_content,page_loads_in_flight,"
+                + "row_loads_in_flight,refresh_state,prepend_state,append_state")
+        #expect(lines[1] == "0.000,0.000,0.000,0,3,10,0.7500,3,1.000,0.000,,0.2500,0.5000,1,2,idle,end,loading")
     }
 
     @Test func blankAreaAveragesOverFramesAndCapsAtTheWholeViewport() {
@@ -170,8 +231,9 @@ import Testing
         #expect(blank.noContentFraction == 0.3125)
         let lines = m.timelineCSV!.split(separator: "\n")
         #expect(lines.count == 5)
-        // The last two columns (edge_effect_pt, centred_index) are 0 and empty off Android and carousels.
-        #expect(lines[0].hasSuffix(",frame_cost_ms,edge_effect_pt,centred_index"))
-        #expect(lines[2] == "8.330,0.000,0.000,0,3,10,0.5000,0,1.000,0.000,")
+        // The original nine columns, edge_effect_pt and centred_index (0 and empty off Android and
+        // carousels), then the blank by cause, loads by kind and the load states.
+        #expect(lines[0].contains(",frame_cost_ms,edge_effect_pt,centred_index,"))
+        #expect(lines[2] == "8.330,0.000,0.000,0,3,10,0.5000,0,1.000,0.000,,0.5000,0.0000,0,0,idle,idle,idle")
     }
 }

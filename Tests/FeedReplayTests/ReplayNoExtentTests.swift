@@ -33,7 +33,7 @@ import Testing
         #expect(report.final.loadedItems == 60)
         #expect(report.final.contentSize == [390, 844])
         #expect(
-            report.transitions.map { [$0.tMs, $0.from, $0.to] as [AnyHashable] }
+            report.phaseTransitions.map { [$0.tMs, $0.from, $0.to] as [AnyHashable] }
                 == [[0.0, "idle", "init"], [100.0, "init", "idle"]] as [[AnyHashable]])
         // One Init page query; no other page was asked for.
         #expect(backend.pageCalls == 1)

@@ -84,8 +84,10 @@ import Testing
         #expect(changes.map(\.index) == [0, 1, 3])
         #expect(changes.map(\.tMs) == [0, 200, 300])
         let rows = result.timelineCSV!.split(separator: "\n").map { $0.split(separator: ",", omittingEmptySubsequences: false) }
-        #expect(rows[0].last == "centred_index")
-        #expect(rows[1 + 18].first == "300.000" && rows[1 + 18].last == "3")
+        // The centred_index column follows edge_effect_pt (the load columns come after it).
+        let column = try #require(rows[0].firstIndex(of: "centred_index"))
+        #expect(rows[0][column - 1] == "edge_effect_pt")
+        #expect(rows[1 + 18].first == "300.000" && rows[1 + 18][column] == "3")
     }
 
     /// The finger pulls down 200 pt from the top (220–290 ms), holds, lifts at 400.

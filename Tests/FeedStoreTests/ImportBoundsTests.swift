@@ -1,3 +1,4 @@
+import FeedResources
 import FeedModel
 import Foundation
 import Testing

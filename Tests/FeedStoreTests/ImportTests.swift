@@ -141,7 +141,7 @@ import Testing
         let items = try ItemImporter.read(
             directory.appendingPathComponent("wikipedia-onthisday-02-06.json"), format: .wikimedia)
         let csv = ItemCSV.render(items, columns: ["id", "published_at", "kind", "width", "height"])
-        let shipped = try ProjectResources.seedsDirectory().appendingPathComponent("wikimedia/onthisday-items.csv")
+        let shipped = RealData.packageRoot.appendingPathComponent("Seeds").appendingPathComponent("wikimedia/onthisday-items.csv")
         if ProcessInfo.processInfo.environment["FEEDSIM_RECORD_SEEDS"] == "1" {
             try csv.write(to: shipped, atomically: true, encoding: .utf8)
             Issue.record("recorded \(shipped.path); run again without FEEDSIM_RECORD_SEEDS")

@@ -3,6 +3,7 @@ import Foundation
 import Testing
 
 @testable import FeedStore
+import FeedSimTestSupport
 
 @Suite struct ItemStoreTests {
     @Test func newFileIsMigratedToVersionOneAndReopensWithItsData() throws {
@@ -29,7 +30,7 @@ import Testing
         let schema = database.directory.appendingPathComponent("Schema", isDirectory: true)
         try FileManager.default.createDirectory(at: schema, withIntermediateDirectories: true)
         try FileManager.default.copyItem(
-            at: try ProjectResources.schemaDirectory().appendingPathComponent("001_initial.sql"),
+            at: RealData.packageRoot.appendingPathComponent("Schema").appendingPathComponent("001_initial.sql"),
             to: schema.appendingPathComponent("001_initial.sql"))
         #expect(try ItemStore(path: database.path, schemaDirectory: schema).schemaVersion == 1)
         try "ALTER TABLE items ADD COLUMN likes INTEGER NOT NULL DEFAULT 0;"

@@ -67,11 +67,4 @@ import Testing
         try store.connection.execute("COMMIT")  // would fail had `after` committed the transaction itself
         #expect(page.items.map(\.id) == [3, 2])
     }
-
-    @Test func sqliteMemoryStatisticsAreOffOnceAConnectionIsOpen() throws {
-        let database = try TemporaryDatabase()
-        defer { database.cleanUp() }
-        _ = try ItemStore(path: database.path)
-        #expect(SQLiteLibrary.memoryStatisticsOff)
-    }
 }

@@ -3,6 +3,8 @@ import Foundation
 import Testing
 
 @testable import FeedStore
+import FeedResources
+import FeedSimTestSupport
 
 @Suite struct SeederTests {
     /// FNV-1a 64 over every column of every item, in id order: a content hash of the store.
@@ -99,7 +101,7 @@ import Testing
         let url = database.directory.appendingPathComponent("broken.json")
         var object =
             try JSONSerialization.jsonObject(
-                with: Data(contentsOf: try ProjectResources.seedsDirectory().appendingPathComponent("news.json")))
+                with: Data(contentsOf: RealData.packageRoot.appendingPathComponent("Seeds").appendingPathComponent("news.json")))
             as! [String: Any]
         var kinds = object["kinds"] as! [[String: Any]]
         kinds[1]["width"] = nil

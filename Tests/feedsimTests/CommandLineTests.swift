@@ -134,6 +134,58 @@ import Testing
         #expect(run("import", "--db", db, "--feed", "home", "--format", "jsonl", bad) == 1)
         let store = try ItemStore(path: db)
         #expect(try store.stats().feeds.map(\.items).reduce(0, +) == 25)
+        // Seeding the same feed again is refused unless --append or --replace.
+        #expect(run("seed", "--db", db, "--preset", "photos", "--count", "5") == 1)
+        #expect(run("seed", "--db", db, "--preset", "photos", "--count", "5", "--append", "--replace") == 64)
+        #expect(try store.stats().feeds.map(\.items).reduce(0, +) == 25)
+        #expect(run("seed", "--db", db, "--preset", "photos", "--count", "5", "--append") == 0)
+        #expect(try store.stats().feeds.map(\.items).reduce(0, +) == 30)
+        #expect(run("seed", "--db", db, "--preset", "photos", "--count", "7", "--replace") == 0)
+        #expect(try store.stats().feeds.map(\.items).reduce(0, +) == 7)
+    }
+
+    @Test func replayTakesTheImporterOptionsAndHeaderOverrides() throws {
+        let db = path("feed.sqlite")
+        #expect(run("seed", "--db", db, "--preset", "mixed", "--count", "300") == 0)
+        let csv = path("drag.csv")
+        // A touch at 0 (before the feed loads), then at 1000 ms a 1050 px drag up.
+        try """
+        t_ms,action,gesture_index,x,y
+        0,DOWN,0,525,700
+        10,UP,0,525,700
+        1000,DOWN,1,525,1312.5
+        1016,MOVE,1,525,962.5
+        1032,MOVE,1,525,612.5
+        1048,MOVE,1,525,262.5
+        1400,MOVE,1,525,262.5
+        1416,UP,1,525,262.5
+
+        """.write(toFile: csv, atomically: true, encoding: .utf8)
+        func report(_ extra: [String]) throws -> [String: Any] {
+            let out = path("r-\(UUID().uuidString).json")
+            let arguments = ["feedsim", "replay", "--db", db, "--trace", csv, "--trace-format", "touch-csv", "--report", out]
+            #expect(runMain(arguments + extra, commands: commands) == 0)
+            return try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: out))) as! [String: Any]
+        }
+        let guessed = try report([])
+        let guessedOptions = guessed["options"] as! [String: String]
+        #expect(guessedOptions["trace_import"]?.hasPrefix("touch-csv: no --px-per-pt") == true)
+        let given = try report(["--px-per-pt", "2.625", "--viewport", "390x844", "--refresh-rate", "120"])
+        let options = given["options"] as! [String: String]
+        #expect(options["trace_import"] == "as recorded")
+        #expect(options["viewport"] == "390x844")
+        #expect(options["refresh_rate"] == "120")
+        #expect(given["refresh_rate_hz"] as? Double == 120)
+        // The finger rests before it lifts (no fling): 1050 px of travel is 1050 pt read as points,
+        // 400 pt at 2.625 px/pt (less any touch slop).
+        let divided = try report(["--px-per-pt", "2.625"])
+        let guessedDistance = guessed["distance_pt"] as! Double
+        let dividedDistance = divided["distance_pt"] as! Double
+        #expect(guessedDistance > 1000 && guessedDistance <= 1050)
+        #expect(dividedDistance > 350 && dividedDistance <= 400)
+        // The same options are accepted by load (and rejected when malformed, naming the option).
+        #expect(run("replay", "--db", db, "--trace", csv, "--trace-format", "touch-csv", "--px-per-pt", "0") == 64)
+        #expect(run("load", "--help") == 0)
     }
 
     @Test func replayOfAShippedTraceAgainstASeededFeedExitsZero() throws {

@@ -117,6 +117,9 @@ extension FeedController {
         public var replacements = 0
         /// Pulls released while a top load was already in flight.
         public var coalescedRefreshes = 0
+        /// More requests of an older generation abandoned while in flight (a Refresh or a list
+        /// replacement started a new one); each is also counted in ``staleDropped`` when it lands.
+        public var abandoned = 0
 
         public init() {}
     }

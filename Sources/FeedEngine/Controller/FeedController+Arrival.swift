@@ -54,6 +54,11 @@ extension FeedController {
     /// The load an answer belongs to, with its direction set back to idle; `nil` (and the answer
     /// dropped) when it is not the direction's request in flight or belongs to an older generation.
     private mutating func acceptAnswer(to request: FetchRequest) -> Load? {
+        if abandoned.remove(request.id) != nil {
+            counters.staleDropped += 1
+            pending.append(.dropStale(request))
+            return nil
+        }
         guard case .loading(let current, let load) = lane(request.direction), current.id == request.id else {
             counters.staleDropped += 1
             pending.append(.dropStale(request))
@@ -202,10 +207,11 @@ extension FeedController {
         }
     }
 
-    /// The gap was too large: the newest page becomes the list, in a new generation (so a More in
-    /// flight, whose cursor belongs to the old list, is dropped when it answers).
+    /// The gap was too large: the newest page becomes the list, in a new generation (a More in
+    /// flight, whose cursor belongs to the old list, is abandoned and dropped when it answers).
     private mutating func replaceList(with newest: [Item]) {
         generation += 1
+        abandonBottomRequest()
         counters.replacements += 1
         items = newest
         pageSizes = [newest.count]

@@ -1,19 +1,39 @@
 import FeedModel
 
 extension FeedController {
-    /// How far ahead of the viewport a load is triggered: the distance from the viewport's edge
-    /// to the end of the loaded content at which More (bottom) or a prepend (top) fires.
+    /// How far ahead of the viewport a load is triggered: when More (bottom) or a prepend (top) fires.
     ///
-    /// A load fires when the distance is **at most** this value, so content shorter than the
-    /// viewport (a negative distance) triggers, page after page, unless the last page at that end
-    /// added no extent and the viewport has not moved since (see ``FeedController``'s rules).
+    /// Each unit follows the rule of the platform it is named after:
+    /// - ``items(_:)``: Paging 3's `PagingConfig.prefetchDistance`. `PageFetcherSnapshot.nextLoadKeyOrNull`
+    ///   (androidx paging-common) loads while `presentedItemsBeyondAnchor < prefetchDistance`, where that
+    ///   count is the loaded items after the last accessed (visible) item, plus the items loaded since
+    ///   for the same hint. So More fires when **fewer than** N items remain below the last visible
+    ///   one (`count − 1 − lastVisible < N`), and a page that lands while the viewport rests fires the
+    ///   next only while the items below are still fewer than N. A prepend mirrors it with the items
+    ///   above the first visible one. react-window-infinite-loader's `threshold` is the same rule: it
+    ///   scans `[start − threshold, stop + threshold]` for unloaded rows, with `itemCount` one past the
+    ///   loaded rows, so it loads when `loaded − 1 − stop < threshold`. N ≥ 1, as Paging 3 requires
+    ///   without placeholders (`PagingConfig`: "either placeholders must be enabled, or prefetch
+    ///   distance must be > 0").
+    /// - ``screenfuls(_:)``: Texture's `leadingScreensForBatching` (`ASDisplayShouldFetchBatchForContext`,
+    ///   Texture's ASBatchFetching.mm): a batch is fetched when
+    ///   `contentLength − viewLength − offset ≤ viewLength × leadingScreens`, and always when the
+    ///   content is shorter than the viewport. (Texture fetches nothing at 0 screens; here 0 fires only
+    ///   at the very end.) A prepend fires when `offset ≤ viewLength × S`, as Texture's
+    ///   `canBatchFetchPrepend` branch.
+    /// - ``points(_:)``: the same comparison in points (`distance to the end ≤ P`), what a
+    ///   `scrollViewDidScroll` check against `contentSize` does in a UIKit app.
+    ///
+    /// Content shorter than the viewport (a negative distance, or every item visible) triggers, page
+    /// after page, unless the last page at that end added no extent and the viewport has not moved
+    /// since (see ``FeedController``'s rules).
     public enum PrefetchDistance: Hashable, Sendable, Codable {
         /// Points between the viewport's edge and the end of the content.
         case points(Double)
         /// Viewport lengths between the viewport's edge and the end of the content.
         case screenfuls(Double)
         /// Loaded items beyond the last (or before the first) visible item, as Paging 3's
-        /// `PagingConfig.prefetchDistance`.
+        /// `PagingConfig.prefetchDistance` (≥ 1).
         case items(Int)
     }
 
@@ -126,7 +146,9 @@ extension FeedController {
                     throw fail("prefetchDistance", "\(s) screenfuls", "must be finite and ≥ 0")
                 }
             case .items(let d):
-                guard d >= 0 else { throw fail("prefetchDistance", "\(d) items", "must be ≥ 0") }
+                guard d >= 1 else {
+                    throw fail("prefetchDistance", "\(d) items", "must be ≥ 1 (Paging 3: fewer than N remaining loads)")
+                }
             }
             guard refreshThreshold.isFinite, refreshThreshold > 0 else {
                 throw fail("refreshThreshold", "\(refreshThreshold)", "must be finite and > 0")

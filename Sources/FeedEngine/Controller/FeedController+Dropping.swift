@@ -3,8 +3,9 @@ import FeedModel
 /// Page dropping, as Paging 3's `maxSize`: when a load at one end pushes the loaded count over
 /// ``FeedController/Configuration/maxLoadedItems``, whole pages at the other end are unloaded.
 ///
-/// A page is dropped only when it lies entirely beyond the viewport plus the prefetch distance, so
-/// the edge left behind does not immediately trigger a load back, and only when that end has no load
+/// A page is dropped only when at least the prefetch distance stays loaded beyond the viewport after
+/// it (Paging 3's `dropEventOrNull`: "Do not drop pages that would fulfill prefetchDistance"), so
+/// the edge left behind does not immediately trigger a load back (a load needs fewer than that), and only when that end has no load
 /// in flight or waiting (its cursor would no longer match the list). The dropped end becomes loadable.
 /// The prefetch distance is counted in items: `.items(d)` is `d`; a distance in points or screenfuls
 /// is converted with the number of items the last viewport showed per screen, rounded up.
@@ -18,8 +19,10 @@ extension FeedController {
         var pages = 0
         while items.count - dropped > maxLoaded, pages < pageSizes.count - 1 {
             let next = dropped + pageSizes[pages]
-            // After the drop the first visible item must sit more than `margin` items below the start.
-            guard firstVisible - next > margin else { break }
+            // After the drop at least `margin` items must stay above the first visible one, so the
+            // drop does not fire a prepend (PageFetcherSnapshotState.dropEventOrNull: no drop when
+            // itemsAfterDrop < prefetchDistance).
+            guard firstVisible - next >= margin else { break }
             dropped = next
             pages += 1
         }
@@ -40,8 +43,8 @@ extension FeedController {
         var pages = 0
         while items.count - dropped > maxLoaded, pages < pageSizes.count - 1 {
             let next = dropped + pageSizes[pageSizes.count - 1 - pages]
-            // After the drop more than `margin` items must remain below the last visible one.
-            guard (items.count - next) - 1 - lastVisible > margin else { break }
+            // After the drop at least `margin` items must remain below the last visible one.
+            guard (items.count - next) - 1 - lastVisible >= margin else { break }
             dropped = next
             pages += 1
         }

@@ -12,8 +12,9 @@ extension FeedController {
     }
 
     /// The viewport moved or the content changed (report it after applying every ``FeedAction/apply(_:)``).
-    /// Fires More when the distance from the viewport's bottom to the end of the content is at most the
-    /// prefetch distance, and a prepend when the top is loadable and the viewport is that close to the start.
+    /// Fires More when the viewport is within the prefetch distance of the end (``PrefetchDistance``
+    /// gives each unit's rule and its source), and a prepend when the top is loadable and the viewport
+    /// is that close to the start.
     /// The report right after a page is applied also decides whether that page added extent; an end
     /// whose page added none waits until the viewport moves or the content grows.
     /// - Parameters:
@@ -50,6 +51,9 @@ extension FeedController {
     /// The user lifted the finger after pulling `distance` points past the top. At or beyond the
     /// threshold a Refresh starts (a new generation), unless a top load is already in flight
     /// (coalesced). Before the first Init answer, a pull restarts a failed or waiting Init instead.
+    /// A More in flight from the old generation is abandoned (``abandonBottomRequest()``): the
+    /// bottom is idle at once and may load again, as Paging 3 cancels the old generation's loads
+    /// on invalidation.
     public mutating func pullReleased(distance: Double, now: Double) -> [FeedAction] {
         handle { controller in
             guard controller.stage != .notStarted, distance >= controller.configuration.refreshThreshold else {
@@ -64,11 +68,10 @@ extension FeedController {
                 return
             }
             controller.generation += 1
+            controller.abandonBottomRequest()
             controller.issue(.refresh, attempt: 1)
-            if controller.bottom.hasGivenUp {
-                controller.bottom = .idle
-                controller.checkTriggers()
-            }
+            if controller.bottom.hasGivenUp { controller.bottom = .idle }
+            controller.checkTriggers()
         }
     }
 
@@ -115,6 +118,18 @@ extension FeedController {
 }
 
 extension FeedController {
+    /// A More in flight whose generation is now old stops being the bottom's request: the bottom
+    /// becomes idle (a new More may start, and the phase no longer reads `more`), and the request is
+    /// kept in ``abandoned`` until its answer lands, is dropped and counted in
+    /// ``Counters/staleDropped`` (Paging 3, `PageFetcherSnapshot`: a load of a cancelled generation
+    /// may still complete, and `insert` skips it). Counted in ``Counters/abandoned``.
+    mutating func abandonBottomRequest() {
+        guard case .loading(let request, _) = bottom, request.generation != generation else { return }
+        abandoned.insert(request.id)
+        counters.abandoned += 1
+        bottom = .idle
+    }
+
     /// Fires More and prepends the current viewport asks for.
     mutating func checkTriggers() {
         guard stage == .running, viewportIsCurrent, let viewport else { return }
@@ -126,6 +141,7 @@ extension FeedController {
         }
     }
 
+    /// Whether the viewport is close enough to the end for More (``PrefetchDistance`` gives the rules).
     func isWithinPrefetchOfEnd(_ viewport: Viewport) -> Bool {
         switch configuration.prefetchDistance {
         case .points(let points):
@@ -134,10 +150,12 @@ extension FeedController {
             return viewport.distanceToEnd <= screens * viewport.viewportLength
         case .items(let distance):
             guard let last = viewport.lastVisibleIndex else { return viewport.distanceToEnd <= 0 }
-            return items.count - 1 - last <= distance
+            // Paging 3: presentedItemsAfter < prefetchDistance.
+            return items.count - 1 - last < distance
         }
     }
 
+    /// Whether the viewport is close enough to the start for a prepend (the mirror of the end's rule).
     func isWithinPrefetchOfStart(_ viewport: Viewport) -> Bool {
         switch configuration.prefetchDistance {
         case .points(let points):
@@ -146,7 +164,8 @@ extension FeedController {
             return viewport.contentOffset <= screens * viewport.viewportLength
         case .items(let distance):
             guard let first = viewport.firstVisibleIndex else { return viewport.contentOffset <= 0 }
-            return first <= distance
+            // Paging 3: presentedItemsBefore < prefetchDistance.
+            return first < distance
         }
     }
 

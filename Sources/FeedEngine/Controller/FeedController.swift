@@ -19,9 +19,10 @@ import FeedModel
 /// ```
 ///
 /// Rules:
-/// - At most one request per direction is in flight; a trigger while that direction loads is coalesced.
-///   A request whose generation became old stays the direction's in-flight request until its answer
-///   arrives and is dropped, so no second request for that direction is made meanwhile.
+/// - At most one request per direction is the controller's; a trigger while that direction loads is
+///   coalesced. A More whose generation became old (a Refresh, a list replacement) is abandoned at
+///   once: the bottom is idle and may load again, and the old answer is dropped when it lands (as
+///   Paging 3 cancels the old generation's loads on invalidation).
 /// - A Refresh starts a new generation; so does replacing the list after an unclosable gap. Answers of
 ///   older generations are dropped (``FeedAction/dropStale(_:)``) and counted, never merged.
 /// - After every ``FeedAction/apply(_:)`` the controller does not trust its viewport until the driver
@@ -66,6 +67,8 @@ public struct FeedController: Sendable {
     /// Sizes of the loaded pages, in list order; their sum is `items.count`. Dropping removes whole pages.
     var pageSizes: [Int] = []
     var nextRequestID = 1
+    /// Ids of requests of older generations abandoned while in flight, dropped when they answer.
+    var abandoned = Set<Int>()
     var rng: SplitMix64
     var viewport: Viewport?
     /// False from an `.apply` until the next `viewportChanged`.
@@ -107,8 +110,14 @@ public struct FeedController: Sendable {
         }
     }
 
-    /// Requests in flight (0, 1 or 2: at most one per direction), stale ones included until they answer.
+    /// Requests in flight: at most one per direction, plus the abandoned ones of older generations
+    /// until they answer.
     public var inFlightCount: Int {
+        (top.request == nil ? 0 : 1) + (bottom.request == nil ? 0 : 1) + abandoned.count
+    }
+
+    /// Requests in flight of the controller's own (at most one per direction), abandoned ones not counted.
+    public var activeRequestCount: Int {
         (top.request == nil ? 0 : 1) + (bottom.request == nil ? 0 : 1)
     }
 

@@ -73,11 +73,28 @@ public struct RangeConfiguration: Hashable, Sendable, Codable {
     public var prefetch: RangeExtent
     /// Where rows are fetched ahead.
     public var preload: RangeExtent
+    /// Most cells the reuse pool keeps per reuse identifier; `nil`: every enqueued cell is kept.
+    /// Default 5 (`RecyclerView.RecycledViewPool.DEFAULT_MAX_SCRAP`); each preset sets its
+    /// framework's policy (see ``RangeConfiguration/presets``).
+    public var reusePoolLimit: Int?
 
-    public init(name: String = "custom", prefetch: RangeExtent, preload: RangeExtent) {
+    public init(
+        name: String = "custom", prefetch: RangeExtent, preload: RangeExtent,
+        reusePoolLimit: Int? = Virtualizer.defaultReusePoolLimit
+    ) {
         self.name = name
         self.prefetch = prefetch
         self.preload = preload
+        self.reusePoolLimit = reusePoolLimit
+    }
+
+    /// The pool policy as text for reports: `5/kind`, `unbounded`, `none` (0).
+    public var reusePoolDescription: String {
+        switch reusePoolLimit {
+        case nil: return "unbounded"
+        case 0?: return "none"
+        case let limit?: return "\(limit)/kind"
+        }
     }
 
     /// Whether both extents are finite and non-negative.

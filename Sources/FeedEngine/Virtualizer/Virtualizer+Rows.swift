@@ -73,6 +73,21 @@ extension Virtualizer {
         return change
     }
 
+    /// A fetch failed: it is forgotten, and its items still in the preload range are asked for
+    /// again at the next update (as entering items). A failure for a fetch that was cancelled,
+    /// already answered or never issued is ignored.
+    /// - Complexity: O(r) for the r ids of the fetch.
+    public func rowsFailed(fetchID: Int) {
+        guard let fetch = fetches.removeValue(forKey: fetchID) else { return }
+        counters.rowFetchesFailed += 1
+        for id in fetch.itemIDs where fetchOfItem[id] == fetchID {
+            fetchOfItem[id] = nil
+            preloadItemIDs.remove(id)
+        }
+        // The next update must compare the ranges again, even when they did not move.
+        lastPreloadIDs = []
+    }
+
     /// Delivers the rows of a fetch: caches them (pinned when the item is still in the preload
     /// range) and binds each to the live cell showing that item now.
     ///

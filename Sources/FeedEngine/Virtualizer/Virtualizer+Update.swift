@@ -218,10 +218,12 @@ extension Virtualizer {
             if let pooled = pool.pop(kind: item.kind) {
                 cell = cells[pooled]!
                 change.reused += 1
+                counters.cellsByKind[item.kind, default: .init()].reused += 1
             } else {
                 cell = VirtualizerCell(id: nextCellID, kind: item.kind, itemID: nil, indexPath: nil)
                 nextCellID += 1
                 change.created += 1
+                counters.cellsByKind[item.kind, default: .init()].created += 1
             }
             precondition(cell.kind == item.kind, "reuse pool handed out a cell of another kind")
             let hasRow = rowCache.row(for: item.id) != nil
@@ -235,7 +237,7 @@ extension Virtualizer {
         }
 
         // 3. Trim the pool.
-        for cellID in pool.trim(limit: reusePoolLimit) {
+        for cellID in reusePoolLimit.map({ pool.trim(limit: $0) }) ?? [] {
             cells[cellID] = nil
             change.discarded += 1
         }

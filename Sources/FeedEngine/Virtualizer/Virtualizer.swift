@@ -48,8 +48,8 @@ public final class Virtualizer {
     public let layout: any CollectionLayout
     public let configuration: RangeConfiguration
     public let axis: ScrollAxis
-    /// Most cells kept in the reuse pool per kind.
-    public let reusePoolLimit: Int
+    /// Most cells kept in the reuse pool per kind; `nil`: unbounded.
+    public let reusePoolLimit: Int?
     /// Most ids in one ``RowFetch``.
     public let rowBatchLimit: Int
 
@@ -115,7 +115,8 @@ public final class Virtualizer {
     ///   - layout: prepared by the caller for the items it will pass to `update`.
     ///   - configuration: the prefetch and preload ranges.
     ///   - axis: the scroll axis the ranges extend along.
-    ///   - reusePoolLimit: most pooled cells per kind (≥ 0).
+    ///   - reusePoolLimit: most pooled cells per kind (≥ 0), overriding the configuration's
+    ///     ``RangeConfiguration/reusePoolLimit``; `nil`: the configuration's.
     ///   - rowBatchLimit: most ids per row fetch (≥ 1).
     ///   - rowCacheCapacity: most cached rows of items outside the preload range (≥ 0); rows of
     ///     items inside it are always kept.
@@ -124,7 +125,7 @@ public final class Virtualizer {
         layout: any CollectionLayout,
         configuration: RangeConfiguration,
         axis: ScrollAxis = .vertical,
-        reusePoolLimit: Int = Virtualizer.defaultReusePoolLimit,
+        reusePoolLimit: Int? = nil,
         rowBatchLimit: Int = Virtualizer.defaultRowBatchLimit,
         rowCacheCapacity: Int = Virtualizer.defaultRowCacheCapacity
     ) throws(VirtualizerConfigurationError) {
@@ -137,7 +138,8 @@ public final class Virtualizer {
         guard configuration.preload.isValid else {
             throw invalid("preload", configuration.preload.description, "amounts must be finite and ≥ 0")
         }
-        guard reusePoolLimit >= 0 else { throw invalid("reusePoolLimit", "\(reusePoolLimit)", "must be ≥ 0") }
+        let poolLimit = reusePoolLimit ?? configuration.reusePoolLimit
+        if let poolLimit, poolLimit < 0 { throw invalid("reusePoolLimit", "\(poolLimit)", "must be ≥ 0") }
         guard rowBatchLimit >= 1 else { throw invalid("rowBatchLimit", "\(rowBatchLimit)", "must be ≥ 1") }
         guard rowCacheCapacity >= 0 else {
             throw invalid("rowCacheCapacity", "\(rowCacheCapacity)", "must be ≥ 0")
@@ -145,7 +147,7 @@ public final class Virtualizer {
         self.layout = layout
         self.configuration = configuration
         self.axis = axis
-        self.reusePoolLimit = reusePoolLimit
+        self.reusePoolLimit = poolLimit
         self.rowBatchLimit = rowBatchLimit
         self.rowCache = VirtualizerRowCache(capacity: rowCacheCapacity)
     }

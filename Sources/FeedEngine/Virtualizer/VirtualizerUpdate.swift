@@ -111,6 +111,8 @@ public struct VirtualizerCounters: Hashable, Sendable, Codable {
     public var rowsRequested = 0
     /// Fetches cancelled because all their items left the preload range.
     public var rowFetchesCancelled = 0
+    /// Fetches that failed (``Virtualizer/rowsFailed(fetchID:)``).
+    public var rowFetchesFailed = 0
     /// Batches for unknown or cancelled fetches, ignored.
     public var rowBatchesDropped = 0
     /// Rows received in accepted batches.
@@ -123,6 +125,18 @@ public struct VirtualizerCounters: Hashable, Sendable, Codable {
     public var rowsEvicted = 0
     /// Taps that selected an item.
     public var taps = 0
+    /// Cells created and reused per reuse identifier (the item's kind).
+    public var cellsByKind: [String: KindCounts] = [:]
+
+    /// Cells created and reused for one reuse identifier.
+    public struct KindCounts: Hashable, Sendable, Codable {
+        public var created = 0
+        public var reused = 0
+        public init(created: Int = 0, reused: Int = 0) {
+            self.created = created
+            self.reused = reused
+        }
+    }
 
     public init() {}
 }

@@ -11,18 +11,19 @@ internal import FeedSimLibc
 /// memory stays at its sessions' peak and is not returned while the run lasts. Setting it turns off
 /// glibc's dynamic mmap threshold too, so ``mmapThresholdBytes`` is set with it: without that, every
 /// block of 128 KiB or more would get (and fault in) a mapping of its own. The raw SQLite loop of
-/// the benchmark runs in the same process under the same settings.
-enum HeapTuning {
+/// the benchmark runs in the same process under the same settings. Applied by the executable at
+/// start (`feedsim`'s `ProcessSettings`), never by a load run itself.
+public enum HeapTuning {
     /// Free memory a heap keeps at its top: 64 MiB.
-    static let trimThresholdBytes: Int32 = 64 << 20
+    public static let trimThresholdBytes: Int32 = 64 << 20
     /// Smallest allocation given a mapping of its own: 32 MiB (glibc's dynamic threshold tops out there).
-    static let mmapThresholdBytes: Int32 = 32 << 20
+    public static let mmapThresholdBytes: Int32 = 32 << 20
 
     /// Applies the setting (once per process; later calls do nothing).
-    static func keepFreedMemory() {
+    public static func keepFreedMemory() {
         _ = applied
     }
 
     /// Whether the C library took the setting (`false` off glibc).
-    static let applied: Bool = feedsim_malloc_set_thresholds(trimThresholdBytes, mmapThresholdBytes) == 1
+    public static let applied: Bool = feedsim_malloc_set_thresholds(trimThresholdBytes, mmapThresholdBytes) == 1
 }

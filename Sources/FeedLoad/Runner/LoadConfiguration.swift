@@ -1,11 +1,13 @@
 import FeedEngine
+import Foundation
 import FeedLayout
 import FeedReplay
-import FeedStore
+import FeedResources
 
 /// Everything a load run needs; validated by ``LoadRunner`` before anything starts.
 public struct LoadConfiguration: Sendable {
-    /// The SQLite database file (a seeded store; `:memory:` cannot be shared between connections).
+    /// The backend's address: for SQLite the database file (a seeded store; `:memory:` cannot be
+    /// shared between connections). The caller's `openBackend` (``LoadRunner``) opens it.
     public var path: String
     /// The feed the sessions scroll and the writers insert into.
     public var feedName: String
@@ -33,6 +35,9 @@ public struct LoadConfiguration: Sendable {
     public var writeBatch: Int
     /// The preset that shapes written items (kinds, sizes), by writers and by traces' `insert` events.
     public var writerPreset: String
+    /// Keep the rows the writers inserted after the run (default: each writer deletes its own rows
+    /// when it stops, so the database is as it was and the next run starts from the same feed).
+    public var keepWrites = false
     /// Seed of the writers and of synthesized traces (session k: `seed + k`).
     public var seed: UInt64
     /// Whether a consistency check may answer a span from the one its ground-truth connection read
@@ -58,8 +63,9 @@ public struct LoadConfiguration: Sendable {
         layout: LayoutConfiguration = LayoutConfiguration(kind: .grid),
         replay: ReplayOptions = ReplayOptions(controller: FeedController.Configuration()),
         timeScale: Double? = 1, pagination: PaginationMode = .keyset, durationSeconds: Double = 10, workers: Int, writers: Int = 0, writeRate: Double = 10, writeBatch: Int = 1,
-        writerPreset: String = "mixed", seed: UInt64 = 1
+        writerPreset: String = "mixed", seed: UInt64 = 1, keepWrites: Bool = false
     ) {
+        self.keepWrites = keepWrites
         self.path = path
         self.feedName = feedName
         self.model = model
@@ -93,5 +99,23 @@ public enum SessionKind: Hashable, Sendable {
 public struct LoadConfigurationError: Error, CustomStringConvertible, Sendable {
     public var field: String
     public var reason: String
+    public init(field: String, reason: String) {
+        self.field = field
+        self.reason = reason
+    }
     public var description: String { "\(field): \(reason)" }
+}
+
+extension LoadConfiguration {
+    /// For a backend in a database file (SQLite): checks that ``path`` names an existing file that
+    /// every session's connection can open, before the caller opens it.
+    /// - Throws: ``LoadConfigurationError`` for field `db`.
+    public func checkDatabaseFile() throws {
+        guard path != ":memory:", !path.isEmpty else {
+            throw LoadConfigurationError(field: "db", reason: "a load needs a database file that every session can open")
+        }
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw LoadConfigurationError(field: "db", reason: "\(path): no such file (create it with `feedsim seed`)")
+        }
+    }
 }

@@ -1,5 +1,6 @@
-import FeedStore
+import FeedModel
 import Foundation
+import FeedResources
 
 /// Runs a load: checks the store and feed, starts the writers, runs the sessions on the
 /// scheduler until the duration ends or a stop, stops the writers and returns the report.
@@ -8,20 +9,21 @@ public final class LoadRunner: Sendable {
     public let stop: StopSignal
     private let scheduler: SessionScheduler
     private let writers: WriterPool?
-    private let feed: FeedID
+    /// Opens the connections of the sessions, the writers and the ground-truth readers.
+    public let connector: any FeedBackendConnector
 
-    /// Opens the store once to check it and find the feed; loads the writer preset.
-    /// - Throws: ``LoadConfigurationError`` for an unusable value, ``StoreError`` for a missing
-    ///   file, an unknown feed or preset, ``SQLiteError`` otherwise.
-    public init(configuration: LoadConfiguration, stop: StopSignal = StopSignal()) throws {
+    /// Checks the configuration, then opens the backend with `openBackend` (the caller's: the CLI
+    /// opens the SQLite file `--db` names, and checks the feed) and loads the writer preset.
+    /// - Parameter openBackend: opens the backend and feed `configuration` names (its `path`, its
+    ///   `feedName`), called once, after the configuration's values are checked.
+    /// - Throws: ``LoadConfigurationError`` for an unusable value (an OFFSET pagination over a
+    ///   backend without OFFSET pages among them), `openBackend`'s error, ``PresetError``.
+    public init(
+        configuration: LoadConfiguration, stop: StopSignal = StopSignal(),
+        openBackend: (LoadConfiguration) throws -> any FeedBackendConnector
+    ) throws {
         func fail(_ field: String, _ reason: String) -> LoadConfigurationError {
             LoadConfigurationError(field: field, reason: reason)
-        }
-        guard configuration.path != ":memory:", !configuration.path.isEmpty else {
-            throw fail("db", "a load needs a database file that every session can open")
-        }
-        guard FileManager.default.fileExists(atPath: configuration.path) else {
-            throw fail("db", "\(configuration.path): no such file (create it with `feedsim seed`)")
         }
         do { try configuration.replay.controller.validate() } catch { throw fail("controller", "\(error)") }
         guard configuration.durationSeconds > 0, configuration.durationSeconds.isFinite else {
@@ -65,16 +67,11 @@ public final class LoadRunner: Sendable {
             }
             guard configuration.writeBatch >= 1 else { throw fail("write-batch", "must be at least 1") }
         }
-        let store: ItemStore
-        do {
-            store = try ItemStore(path: configuration.path)
-        } catch let error as SQLiteError where error.isBusy {
-            throw fail(
-                "db",
-                "\(configuration.path) is locked by another process (still busy after \(ItemStore.busyTimeoutMilliseconds / 1000) s):"
-                    + " no session could read it")
+        let connector = try openBackend(configuration)
+        if configuration.pagination == .offset, !(try connector.connect() is any OffsetPageSource) {
+            throw fail("pagination", "the \(connector.backendName) backend serves no OFFSET pages")
         }
-        feed = try store.requireFeed(named: configuration.feedName)
+        self.connector = connector
         let preset = try Preset.named(configuration.writerPreset)
         _ = try configuration.layout.makeLayout()  // a layout that cannot be built fails here, not per session
         self.configuration = configuration
@@ -82,14 +79,12 @@ public final class LoadRunner: Sendable {
         if configuration.writers > 0 {
             writers = WriterPool(
                 count: configuration.writers, ratePerSecond: configuration.writeRate, batch: configuration.writeBatch,
-                path: configuration.path, feed: feed, preset: preset,
-                seed: configuration.seed)
+                connector: connector, preset: preset,
+                seed: configuration.seed, keepWrites: configuration.keepWrites)
         } else {
             writers = nil
         }
-        let feed = feed
-        let pool = ConnectionPool(
-            path: configuration.path, feed: feed, reuseUnchangedSpans: configuration.reuseUnchangedSpans)
+        let pool = ConnectionPool(connector: connector, reuseUnchangedSpans: configuration.reuseUnchangedSpans)
         scheduler = SessionScheduler(
             model: configuration.model, workers: configuration.workers,
             duration: .nanoseconds(Int64(configuration.durationSeconds * 1e9)), stop: stop
@@ -98,24 +93,23 @@ public final class LoadRunner: Sendable {
             options.seed = configuration.replay.seed &+ UInt64(index)
             if case .pagination(let budget) = configuration.session {
                 return try PaginationLoadSession(
-                    index: index, pool: pool, feed: feed, mode: configuration.pagination,
+                    index: index, pool: pool, mode: configuration.pagination,
                     controller: options.controller, pageBudget: budget, insertPreset: preset, seed: options.seed)
             }
             return try ReplayLoadSession(
-                index: index, pool: pool, feed: feed, mode: configuration.pagination,
+                index: index, pool: pool, mode: configuration.pagination,
                 trace: configuration.traces.trace(forSession: index, seed: configuration.seed),
                 layout: configuration.layout, options: options, timeScale: configuration.timeScale,
                 insertPreset: preset)
         }
     }
 
-    /// Runs the load to the end and returns its report. Raises glibc's heap trim threshold for the
-    /// process first (``HeapTuning``).
+    /// Runs the load to the end and returns its report. Process-wide memory settings
+    /// (``HeapTuning``) are the executable's to make at start, not the run's.
     ///
     /// A writer or worker thread that cannot be started ends the run before it begins:
     /// ``LoadReport/startFailure`` says which, and no page is served.
     public func run() -> LoadReport {
-        HeapTuning.keepFreedMemory()
         if let failure = writers?.start() {
             var report = LoadReport(
                 configuration: configuration, counts: SessionCounts(), metrics: writers?.metrics() ?? LoadMetrics(),

@@ -217,7 +217,7 @@ public struct SchedulerResult: Sendable {
 
 extension Duration {
     /// This duration in seconds.
-    var seconds: Double {
+    package var seconds: Double {
         let (whole, attoseconds) = components
         return Double(whole) + Double(attoseconds) * 1e-18
     }

@@ -1,14 +1,14 @@
-import FeedStore
+import FeedModel
 import Synchronization
 
-/// The connections a session needs: its item store (page and row queries) and its ground-truth reader.
+/// The connections a session needs: its backend (page and row queries) and its ground-truth reader.
 final class SessionConnections: @unchecked Sendable {  // used by one session at a time, handed over under the pool's lock
-    let store: ItemStore
-    let truth: GroundTruth
+    let backend: any FeedBackend
+    let truth: any GroundTruthReader
 
-    init(path: String, feed: FeedID, reuseUnchangedSpans: Bool) throws {
-        store = try ItemStore(path: path)
-        truth = try GroundTruth(path: path, feed: feed, reuseUnchangedSpans: reuseUnchangedSpans)
+    init(connector: any FeedBackendConnector, reuseUnchangedSpans: Bool) throws {
+        backend = try connector.connect()
+        truth = try connector.groundTruthReader(reuseUnchangedSpans: reuseUnchangedSpans)
     }
 }
 
@@ -16,25 +16,23 @@ final class SessionConnections: @unchecked Sendable {  // used by one session at
 /// starts and owns it until it ends, so no connection is ever used by two sessions at once, and
 /// opening (schema check, WAL pragma) is not paid per session.
 public final class ConnectionPool: Sendable {
-    let path: String
-    private let feed: FeedID
+    /// Opens the connections: sessions', writers' and ground-truth readers'.
+    public let connector: any FeedBackendConnector
     private let reuseUnchangedSpans: Bool
     private let idle = Mutex<[SessionConnections]>([])
 
     /// - Parameters:
-    ///   - path: the database file each session's connections open.
-    ///   - feed: the feed the ground truth reads.
+    ///   - connector: opens connections to the feed under load.
     ///   - reuseUnchangedSpans: see ``LoadConfiguration/reuseUnchangedSpans``.
-    public init(path: String, feed: FeedID, reuseUnchangedSpans: Bool = true) {
-        self.path = path
-        self.feed = feed
+    public init(connector: any FeedBackendConnector, reuseUnchangedSpans: Bool = true) {
+        self.connector = connector
         self.reuseUnchangedSpans = reuseUnchangedSpans
     }
 
     /// An idle pair of connections, or new ones opened on the calling thread.
     func take() throws -> SessionConnections {
         if let connections = idle.withLock({ $0.popLast() }) { return connections }
-        return try SessionConnections(path: path, feed: feed, reuseUnchangedSpans: reuseUnchangedSpans)
+        return try SessionConnections(connector: connector, reuseUnchangedSpans: reuseUnchangedSpans)
     }
 
     /// Gives connections back when their session has ended.

@@ -1,7 +1,7 @@
 import FeedEngine
 import FeedModel
 import FeedReplay
-import FeedStore
+import FeedResources
 
 /// One load session that pages down the feed as fast as the store answers: a real
 /// ``FeedEngine/FeedController`` over the session's ``TimedBackend`` (keyset or OFFSET pages), with
@@ -15,7 +15,7 @@ import FeedStore
 /// 3. for each ``FeedAction/apply(_:)`` that brings items, their rows are fetched in batches of
 ///    ``rowBatchLimit`` ids, as the replay's virtualizer would ask for them (it sends the items
 ///    entering its preload range in batches of at most ``Virtualizer/defaultRowBatchLimit``);
-///    steps 2 and 3 run in one read transaction (``FeedStore/ItemStore/read(_:)``), as a server
+///    steps 2 and 3 run in one read transaction (``FeedModel/FeedBackend/read(_:)``), as a server
 ///    answering the page request with its items would: one snapshot, so no row of the page can
 ///    be missing;
 /// 4. the viewport is reported at the end of the loaded content — the items stacked by their
@@ -68,9 +68,9 @@ public final class PaginationLoadSession: LoadSession {
     ///   - rowBatchLimit: most ids per row statement (≥ 1).
     ///   - insertPreset: unused by the session itself (it writes nothing); the backend needs one.
     /// - Throws: ``FeedController/ConfigurationError`` for an invalid controller configuration,
-    ///   ``StoreError``/``SQLiteError`` opening the store, ``RawSQLiteError`` for the ground truth.
+    ///   the backend's errors opening the session's or the ground truth's connection.
     public init(
-        index: Int, pool: ConnectionPool, feed: FeedID, mode: PaginationMode,
+        index: Int, pool: ConnectionPool, mode: PaginationMode,
         controller configuration: FeedController.Configuration, pageBudget: Int,
         rowBatchLimit: Int = Virtualizer.defaultRowBatchLimit, insertPreset: Preset, seed: UInt64
     ) throws {
@@ -79,7 +79,11 @@ public final class PaginationLoadSession: LoadSession {
         self.pageBudget = pageBudget
         self.rowBatchLimit = rowBatchLimit
         self.pool = pool
-        controller = try FeedController(configuration: configuration)
+        // Retry jitter from the session's seed (as a replay session derives it), not the policy's own.
+        var derived = configuration
+        var root = SplitMix64(seed: seed)
+        derived.retry.seed = root.next()
+        controller = try FeedController(configuration: derived)
         let connections = try pool.take()
         do {
             maxIDAtStart = try connections.truth.maxID()
@@ -88,7 +92,7 @@ public final class PaginationLoadSession: LoadSession {
             throw error
         }
         backend = TimedBackend(
-            store: connections.store, path: pool.path, feed: feed, mode: mode, insertPreset: insertPreset, seed: seed)
+            backend: connections.backend, connector: pool.connector, mode: mode, insertPreset: insertPreset, seed: seed)
         self.connections = connections
     }
 
@@ -114,7 +118,7 @@ public final class PaginationLoadSession: LoadSession {
         pagesLoaded += 1
         // One page request is one unit of work on the store, as a server answering it would run
         // it: the page, its probe and the rows it brings read one snapshot.
-        try backend.source.store.read {
+        try backend.source.backend.read {
             let actions: [FeedAction]
             do {
                 let page = try backend.page(request)
@@ -131,7 +135,8 @@ public final class PaginationLoadSession: LoadSession {
     public func finish(interrupted: Bool, _ metrics: inout LoadMetrics) throws {
         defer { pool.give(connections) }
         let walks = backend.source.walks
-        let count = try connections.truth.check(walks: walks, maxIDAtStart: maxIDAtStart, metrics: &metrics)
+        let count = try ConsistencyChecker.check(
+            walks: walks, truth: connections.truth, maxIDAtStart: maxIDAtStart, metrics: &metrics)
         metrics.recordSession(
             SessionOutcome(
                 session: index, consistency: count, itemsLoaded: walks.reduce(0) { $0 + $1.count }, error: nil))

@@ -1,6 +1,6 @@
 import FeedLayout
 import FeedReplay
-import FeedStore
+import FeedResources
 
 /// One load session: a trace replayed through the real replay machinery (``ReplaySession``:
 /// feed controller, layout, virtualizer, scroll model) against the store on the session's own
@@ -37,10 +37,10 @@ public final class ReplayLoadSession: LoadSession {
     /// - Parameters:
     ///   - options: replay options; latency, faults and the timeline are overridden as above.
     ///   - timeScale: `K` > 0, or `nil` for `max`.
-    /// - Throws: ``StoreError``/``SQLiteError`` opening the store, ``RawSQLiteError`` for the
-    ///   ground-truth connection, ``LayoutError`` or ``ReplayError`` building the replay.
+    /// - Throws: the backend's errors opening the session's or the ground truth's connection,
+    ///   ``LayoutError`` or ``ReplayError`` building the replay.
     public init(
-        index: Int, pool: ConnectionPool, feed: FeedID, mode: PaginationMode, trace: Trace,
+        index: Int, pool: ConnectionPool, mode: PaginationMode, trace: Trace,
         layout: LayoutConfiguration, options: ReplayOptions, timeScale: Double?, insertPreset: Preset
     ) throws {
         self.index = index
@@ -54,7 +54,8 @@ public final class ReplayLoadSession: LoadSession {
             options.faults = .none
             options.keepTimeline = false
             backend = TimedBackend(
-                store: connections.store, path: pool.path, feed: feed, mode: mode, insertPreset: insertPreset, seed: options.seed)
+                backend: connections.backend, connector: pool.connector, mode: mode, insertPreset: insertPreset,
+                seed: options.seed)
             replay = try ReplaySession(
                 trace: trace, layout: try layout.makeLayout(), layoutDescription: layout.summary, backend: backend,
                 options: options, axis: layout.scrollAxis)
@@ -92,7 +93,8 @@ public final class ReplayLoadSession: LoadSession {
     public func finish(interrupted: Bool, _ metrics: inout LoadMetrics) throws {
         defer { pool.give(connections) }
         let walks = backend.source.walks
-        let count = try connections.truth.check(walks: walks, maxIDAtStart: maxIDAtStart, metrics: &metrics)
+        let count = try ConsistencyChecker.check(
+            walks: walks, truth: connections.truth, maxIDAtStart: maxIDAtStart, metrics: &metrics)
         let report = replay.result.report
         let violations = report.violations
         metrics.recordReplay(blankMeanFraction: report.blank.meanFraction, timeToFirstContentMs: report.timeToFirstContentMs)

@@ -1,24 +1,22 @@
 import FeedEngine
 import FeedModel
 import FeedReplay
-import FeedStore
+import FeedResources
 
 /// The ``ReplayBackend`` of a load session: the controller's page queries and the virtualizer's
-/// row fetches run for real on the session's own SQLite connection, each timed with a monotonic
+/// row fetches run for real on the session's own backend connection, each timed with a monotonic
 /// clock, through a ``TimedFeedSource`` (keyset, or OFFSET pages for More in
 /// ``PaginationMode/offset``), which also records the walks the store returned for the
 /// ``ConsistencyChecker``.
 ///
 /// Upstream `insert` events of a trace write real rows at the feed's head as the load's writers do
-/// (a ``HeadWriter``: `BEGIN IMMEDIATE`, then items published after the newest one, so they land
-/// at the head even while writers insert; timed as ``QueryKind/insert``, on a connection opened at
-/// the first insert). The replay's own gap check reads its ground truth with the store's keyset
-/// query, untimed.
+/// (a ``HeadWriter``: the backend's ``FeedModel/FeedBackend/insertAtHead(_:)``, items published
+/// after the newest one, so they land at the head even while writers insert; timed as
+/// ``QueryKind/insert``, on a writer connection opened at the first insert). The replay's own gap
+/// check reads its ground truth with the backend's keyset query, untimed.
 public final class TimedBackend: ReplayBackend {
     public let source: TimedFeedSource
-    private let pages: FeedPageSource
-    private let path: String
-    private let feed: FeedID
+    private let connector: any FeedBackendConnector
     private let insertPreset: Preset
     private let seed: UInt64
     private var headWriter: HeadWriter?
@@ -26,14 +24,15 @@ public final class TimedBackend: ReplayBackend {
     private var insertMetrics = LoadMetrics()
 
     /// - Parameters:
-    ///   - store: the session's connection (one thread at a time).
-    ///   - path: the database file, for the insert connection.
+    ///   - backend: the session's connection (one thread at a time).
+    ///   - connector: opens the insert connection.
     ///   - insertPreset: the preset a trace's `insert` events generate rows from; `seed` seeds it.
-    public init(store: ItemStore, path: String, feed: FeedID, mode: PaginationMode, insertPreset: Preset, seed: UInt64) {
-        source = TimedFeedSource(store: store, feed: feed, mode: mode)
-        pages = store.pages(feed: feed)
-        self.path = path
-        self.feed = feed
+    public init(
+        backend: any FeedBackend, connector: any FeedBackendConnector, mode: PaginationMode, insertPreset: Preset,
+        seed: UInt64
+    ) {
+        source = TimedFeedSource(backend: backend, mode: mode)
+        self.connector = connector
         self.insertPreset = insertPreset
         self.seed = seed
     }
@@ -48,17 +47,17 @@ public final class TimedBackend: ReplayBackend {
 
     /// Inserts `count` items at the head now (`t` is not used: the head moves with the writers).
     /// A failed transaction is rolled back and counted by result code, as a writer's.
-    /// - Throws: ``RawSQLiteError`` when the insert connection cannot be opened.
+    /// - Throws: the backend's error when the insert connection cannot be opened.
     public func insertAtHead(count: Int, at t: Double) throws {
         if headWriter == nil {
-            headWriter = try HeadWriter(path: path, feed: feed, preset: insertPreset, seed: seed)
+            headWriter = HeadWriter(backend: try connector.connectWriter(), preset: insertPreset, seed: seed)
         }
         headWriter?.insertBatch(count, into: &insertMetrics)
     }
 
     public func groundTruth(after cursor: Cursor, limit: Int) throws -> [Item] {
         guard limit > 0 else { return [] }
-        return try pages.after(cursor, limit: limit).items
+        return try source.backend.after(cursor, limit: limit).items
     }
 
     /// Moves the samples and counts gathered since the last call into `metrics`.

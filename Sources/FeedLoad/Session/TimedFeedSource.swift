@@ -1,16 +1,16 @@
 import FeedModel
-import FeedStore
 
 /// How a session pages down the feed.
 public enum PaginationMode: String, CaseIterable, Hashable, Sendable, Codable {
-    /// Keyset cursors: `(published_at, id) < (?, ?)` (the store's ``FeedPageSource``).
+    /// Keyset cursors: the backend's ``FeedModel/PageSource/after(_:limit:)``.
     case keyset
     /// `LIMIT ? OFFSET ?`: page n starts at the number of items loaded so far. Kept as the
-    /// baseline that shows the duplicates and skips OFFSET causes under concurrent writes.
+    /// baseline that shows the duplicates and skips OFFSET causes under concurrent writes; needs a
+    /// backend that serves ``FeedModel/OffsetPageSource`` pages.
     case offset
 }
 
-/// A session's ``PageSource`` and ``RowSource`` on its own ``ItemStore`` connection: runs the real
+/// A session's ``PageSource`` and ``RowSource`` on its own backend connection: runs the real
 /// queries, times each with a monotonic clock (``MonotonicClock``) and keeps the samples until the
 /// session hands them to its worker's metrics, and records the walks down the feed for the
 /// consistency check, as the store returned them (before any controller filters a duplicate).
@@ -24,8 +24,10 @@ public enum PaginationMode: String, CaseIterable, Hashable, Sendable, Codable {
 /// that starts at the number of items the current walk loaded so far, as an OFFSET client would
 /// ask for it.
 public final class TimedFeedSource: PageSource, RowSource {
-    public let store: ItemStore
-    public let feed: FeedID
+    /// The session's connection to the feed.
+    public let backend: any FeedBackend
+    /// The same connection's OFFSET pages, in ``PaginationMode/offset``.
+    private let offsetPages: (any OffsetPageSource)?
     public let mode: PaginationMode
     /// Every walk: the ids of its `newest` page and of its More pages, in load order, and its span.
     public private(set) var walks: [Walk] = []
@@ -35,14 +37,17 @@ public final class TimedFeedSource: PageSource, RowSource {
     private var rowCount = 0
     private var errors: [any Error] = []
 
-    public init(store: ItemStore, feed: FeedID, mode: PaginationMode) {
-        self.store = store
-        self.feed = feed
+    /// - Precondition: in ``PaginationMode/offset``, `backend` is an ``FeedModel/OffsetPageSource``
+    ///   (``LoadRunner`` checks it first).
+    public init(backend: any FeedBackend, mode: PaginationMode) {
+        self.backend = backend
+        self.offsetPages = backend as? any OffsetPageSource
+        precondition(mode == .keyset || offsetPages != nil, "OFFSET pagination needs a backend with OFFSET pages")
         self.mode = mode
     }
 
     public func newest(limit: Int) throws -> Page {
-        let page = try timed(.newest) { try store.newest(feed: feed, limit: limit) }
+        let page = try timed(.newest) { try backend.newest(limit: limit) }
         count(page)
         walks.append(Walk(page.items))
         return page
@@ -52,11 +57,11 @@ public final class TimedFeedSource: PageSource, RowSource {
         let page: Page
         switch mode {
         case .keyset:
-            page = try timed(.after) { try store.after(cursor, feed: feed, limit: limit) }
+            page = try timed(.after) { try backend.after(cursor, limit: limit) }
             if walks.last?.last != cursor { walks.append(Walk()) }
         case .offset:
             let offset = walks.last?.count ?? 0
-            page = try timed(.offset) { try store.offsetPage(feed: feed, offset: offset, limit: limit) }
+            page = try timed(.offset) { try offsetPages!.offsetPage(offset: offset, limit: limit) }
             if walks.isEmpty { walks.append(Walk()) }
         }
         count(page)
@@ -65,13 +70,13 @@ public final class TimedFeedSource: PageSource, RowSource {
     }
 
     public func before(_ cursor: Cursor, limit: Int) throws -> Page {
-        let page = try timed(.before) { try store.before(cursor, feed: feed, limit: limit) }
+        let page = try timed(.before) { try backend.before(cursor, limit: limit) }
         count(page)
         return page
     }
 
     public func rows(ids: [Int64]) throws -> RowBatch {
-        let batch = try timed(.rows) { try store.rows(ids: ids) }
+        let batch = try timed(.rows) { try backend.rows(ids: ids) }
         rowCount += batch.rows.count
         return batch
     }

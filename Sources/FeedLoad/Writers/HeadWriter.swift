@@ -1,76 +1,52 @@
 import FeedModel
-import FeedStore
+import FeedResources
 import Foundation
 
-/// A writer of the load test: inserts items at the head of one feed at a steady rate, one
-/// `BEGIN IMMEDIATE` transaction per batch, on its own connection, counting busy waits.
-///
-/// Inside each transaction it reads the feed's newest `published_at` and generates the batch no
-/// earlier than one millisecond after it, so every insert lands at the head (IMMEDIATE takes the
-/// write lock first, so writers cannot interleave between the read and the insert).
-/// `SQLITE_BUSY` waits are counted by the connection's busy handler; a transaction that still
-/// fails is rolled back and counted by result code, and the writer goes on.
+/// A writer of the load test: inserts items at the head of one feed through the backend's own
+/// insert path (``FeedModel/FeedBackend/insertAtHead(_:)``: on SQLite one `BEGIN IMMEDIATE`
+/// transaction per batch that reads the feed's newest `published_at` and writes the batch no
+/// earlier than one millisecond after it, so every insert lands at the head), on its own
+/// connection, counting lock waits where the backend counts them (``FeedModel/LockWaitCounting``).
+/// A batch that fails is rolled back by the backend and counted by its code, and the writer goes on.
 final class HeadWriter {
-    private let connection: RawConnection
-    private let feed: FeedID
+    private let backend: any FeedBackend
+    private let waits: (any LockWaitCounting)?
     private var generator: ItemGenerator
-    private let head: RawStatement
-    private let insert: RawStatement
     private let clock = ContinuousClock()
 
-    init(path: String, feed: FeedID, preset: Preset, seed: UInt64) throws {
-        connection = try RawConnection(path: path)
-        self.feed = feed
+    /// - Parameter backend: a writer connection (``FeedModel/FeedBackendConnector/connectWriter()``).
+    init(backend: any FeedBackend, preset: Preset, seed: UInt64) {
+        self.backend = backend
+        self.waits = backend as? any LockWaitCounting
         generator = ItemGenerator(preset: preset, seed: seed)
-        head = try connection.prepare("SELECT coalesce(max(published_at), 0) FROM items WHERE feed_id = ?1")
-        insert = try connection.prepare(
-            """
-            INSERT INTO items (feed_id, published_at, kind, width, height, title, author, payload)
-            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
-            """)
     }
 
     /// Inserts `batch` items at the head in one transaction and records it into `metrics`.
     /// - Returns: the new ids, or `[]` when the transaction failed (its error is counted).
     @discardableResult
     func insertBatch(_ batch: Int, into metrics: inout LoadMetrics) -> [Int64] {
-        let waitsBefore = connection.busyWaits
+        let waitsBefore = waits?.lockWaits ?? 0
         let start = clock.now
-        defer { metrics.busyWaits += connection.busyWaits - waitsBefore }
+        defer { metrics.busyWaits += (waits?.lockWaits ?? 0) - waitsBefore }
         do {
-            try connection.execute("BEGIN IMMEDIATE")
-            do {
-                head.bind(feed.rawValue, at: 1)
-                let newest = try head.step() ? head.int64(at: 0) : 0
-                head.reset()
-                var ids: [Int64] = []
-                for item in generator.items(count: batch, notBefore: newest < Int64.max ? newest + 1 : Int64.max) {
-                    defer { insert.reset() }
-                    insert.bind(feed.rawValue, at: 1)
-                    insert.bind(item.publishedAt, at: 2)
-                    insert.bind(item.kind, at: 3)
-                    insert.bind(item.width, at: 4)
-                    insert.bind(item.height, at: 5)
-                    insert.bind(item.title, at: 6)
-                    insert.bind(item.author, at: 7)
-                    insert.bind(item.payload, at: 8)
-                    _ = try insert.step()
-                    ids.append(connection.lastInsertRowID)
-                }
-                try connection.execute("COMMIT")
-                metrics.record(.insert, nanoseconds: start.duration(to: clock.now).nanoseconds)
-                metrics.inserted += ids.count
-                metrics.insertTransactions += 1
-                return ids
-            } catch {
-                head.reset()
-                try? connection.execute("ROLLBACK")
-                throw error
+            let ids = try backend.insertAtHead { newest in
+                generator.items(count: batch, notBefore: newest.map { $0 < Int64.max ? $0 + 1 : Int64.max } ?? 1)
             }
+            metrics.record(.insert, nanoseconds: start.duration(to: clock.now).nanoseconds)
+            metrics.inserted += ids.count
+            metrics.insertTransactions += 1
+            return ids
         } catch {
             metrics.recordError(error)
             return []
         }
     }
 
+    /// Deletes the items with `ids` through the backend, in one transaction.
+    /// - Returns: how many were deleted (ids already gone are skipped).
+    /// - Throws: the backend's error; then nothing was deleted.
+    func delete(ids: [Int64]) throws -> Int {
+        guard !ids.isEmpty else { return 0 }
+        return try backend.delete(ids: ids)
+    }
 }

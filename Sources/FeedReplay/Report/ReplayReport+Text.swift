@@ -17,15 +17,22 @@ extension ReplayReport {
                 + " in \(blank.framesWithBlank) frames"
                 + " (rows missing \(pct(blank.rowMissingFraction)), no content \(pct(blank.noContentFraction)))"
         )
+        let scrolling = blank.whileScrolling
         lines.append(
-            "  hitches: \(hitches.count), \(f(hitches.timeRatioMsPerS, 2)) ms/s over \(f(hitches.scrollingS)) s of scrolling (\(hitches.band))"
+            "  blank while scrolling: mean \(pct(scrolling.meanFraction)), p50 \(pct(scrolling.p50Fraction)),"
+                + " p95 \(pct(scrolling.p95Fraction)), max \(pct(scrolling.maxFraction)) over \(scrolling.frames) frames"
+        )
+        let ratio = hitches.timeRatioMsPerS.map { "\(f($0, 2)) ms/s" } ?? "no ratio"
+        lines.append(
+            "  hitches: \(hitches.count) (\(f(hitches.hitchMs, 1)) ms late), \(ratio) over \(f(hitches.scrollingS)) s of scrolling (\(hitches.band))"
         )
         lines.append(
             "  pages: init \(pages.`init`), refresh \(pages.refresh), more \(pages.more), prepend \(pages.prepend);"
                 + " stale dropped \(pages.staleDropped), retries \(pages.retries), failures \(pages.failures)"
         )
         lines.append(
-            "  rows: \(rows.fetched) fetched in \(rows.batches) batches, \(rows.distinctShown) shown, over-fetch \(f(rows.overfetchRatio, 2))×"
+            "  rows: \(rows.fetched) fetched in \(rows.batches) batches, \(rows.distinctShown) shown, over-fetch \(f(rows.overfetchRatio, 2))×;"
+                + " \(rows.redundant) redundant, \(rows.cancelledBatches) batches cancelled, \(rows.failedBatches) failed"
         )
         lines.append("  cells: \(cells.created) created, \(cells.reused) reused, at most \(cells.maxLive) live")
         if timeInFailedMs > 0 {

@@ -40,7 +40,10 @@ public struct ReplayReport: Codable, Equatable, Sendable {
     /// the seed's `collectionViewScrollToIndex:` callback reports) changed, first frame included;
     /// empty for other layouts.
     public var centredIndexChanges: [CentredIndexChange] = []
-    public var transitions: [Transition]
+    /// Load state changes per direction (refresh, prepend, append), as Paging 3's `LoadStates`.
+    public var transitions: [LoadTransition]
+    /// Changes of the feed's merged phase (init, refresh, more, prepend, failed, endOfFeed, idle).
+    public var phaseTransitions: [Transition]
     public var taps: [Tap]
     public var final: Final
     public var violations: [Violation]
@@ -59,19 +62,57 @@ public struct ReplayReport: Codable, Equatable, Sendable {
         public var rowMissingFraction: Double
         /// Mean share covered by no content while more content exists (or while the first page loads).
         public var noContentFraction: Double
+        /// Frames before the first content was shown: the wait for the first screen (its length
+        /// is `time_to_first_content_ms`).
+        public var beforeFirstContent: BlankStats
+        /// Frames after the first content in which the offset moved: blank while scrolling, what
+        /// a layout or a prefetch setting is judged by.
+        public var whileScrolling: BlankStats
+    }
+
+    /// Blank share over a set of frames: mean, nearest-rank percentiles (to 0.0001) and max.
+    public struct BlankStats: Codable, Equatable, Sendable {
+        public var frames: Int
+        public var meanFraction: Double
+        public var p50Fraction: Double
+        public var p95Fraction: Double
+        public var maxFraction: Double
     }
 
     /// Frames whose simulated main-thread cost exceeded the frame budget.
     public struct Hitches: Codable, Equatable, Sendable {
         public var count: Int
-        /// Total lateness (cost − budget over hitching frames) per second of scrolling, ms/s.
-        public var timeRatioMsPerS: Double
-        /// Apple's band for the ratio: good < 5, warning 5–10, critical > 10 ms/s.
+        /// Total lateness (cost − budget over hitching frames) per second of scrolling, ms/s;
+        /// `null` under 1 s of scrolling (``HitchBand/minimumScrollingSeconds``).
+        public var timeRatioMsPerS: Double?
+        /// Apple's band for the ratio: good < 5, warning 5–10, critical > 10 ms/s, or
+        /// "not enough scrolling" under 1 s of it.
         public var band: String
         /// Frame budget, ms (1000 / refresh rate).
         public var budgetMs: Double
         /// Seconds in which the content offset moved.
         public var scrollingS: Double
+        /// Total lateness over hitching frames, ms (the ratio's numerator, given even when the
+        /// ratio is not).
+        public var hitchMs: Double
+
+        private enum CodingKeys: String, CodingKey {
+            case count, timeRatioMsPerS, band, budgetMs, scrollingS, hitchMs
+        }
+
+        public func encode(to encoder: any Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encode(count, forKey: .count)
+            if let timeRatioMsPerS {
+                try c.encode(timeRatioMsPerS, forKey: .timeRatioMsPerS)
+            } else {
+                try c.encodeNil(forKey: .timeRatioMsPerS)
+            }
+            try c.encode(band, forKey: .band)
+            try c.encode(budgetMs, forKey: .budgetMs)
+            try c.encode(scrollingS, forKey: .scrollingS)
+            try c.encode(hitchMs, forKey: .hitchMs)
+        }
     }
 
     /// Pages applied per kind, and what went wrong.
@@ -93,12 +134,36 @@ public struct ReplayReport: Codable, Equatable, Sendable {
         /// fetched / distinct_shown (0 when nothing was shown).
         public var overfetchRatio: Double
         public var batches: Int
+        /// Ids fetched again while an earlier fetch of the same id was still on the wire (a
+        /// cancelled fetch not yet answered); counted apart from over-fetch.
+        public var redundant: Int
+        /// Batches cancelled because all their items left the preload range.
+        public var cancelledBatches: Int
+        /// Batches that failed (row fault model).
+        public var failedBatches: Int
     }
 
     public struct Cells: Codable, Equatable, Sendable {
         public var created: Int
         public var reused: Int
         public var maxLive: Int
+        /// Created and reused per reuse identifier (the item's kind).
+        public var byKind: [String: KindCells]
+    }
+
+    /// Cells of one reuse identifier.
+    public struct KindCells: Codable, Equatable, Sendable {
+        public var created: Int
+        public var reused: Int
+    }
+
+    /// A change of one direction's load state: `direction` is refresh, prepend or append; `from`
+    /// and `to` are idle, loading, error or end.
+    public struct LoadTransition: Codable, Equatable, Sendable {
+        public var tMs: Double
+        public var direction: String
+        public var from: String
+        public var to: String
     }
 
     /// A change of the feed's phase (Init, Refresh, More, idle, failed, end).
@@ -147,7 +212,7 @@ public struct ReplayReport: Codable, Equatable, Sendable {
     private enum CodingKeys: String, CodingKey {
         case version, source, options, durationMs, frames, refreshRateHz, distancePt, timeToFirstContentMs
         case blank, hitches, pages, rows, cells, timeInFailedMs, anchorDriftMaxPt, edgeEffectMaxPt, centredIndexChanges
-        case transitions, taps, final, violations
+        case transitions, phaseTransitions, taps, final, violations
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -174,6 +239,7 @@ public struct ReplayReport: Codable, Equatable, Sendable {
         try c.encode(edgeEffectMaxPt, forKey: .edgeEffectMaxPt)
         try c.encode(centredIndexChanges, forKey: .centredIndexChanges)
         try c.encode(transitions, forKey: .transitions)
+        try c.encode(phaseTransitions, forKey: .phaseTransitions)
         try c.encode(taps, forKey: .taps)
         try c.encode(final, forKey: .final)
         try c.encode(violations, forKey: .violations)

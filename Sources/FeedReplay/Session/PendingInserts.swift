@@ -1,5 +1,4 @@
 import FeedModel
-import FeedStore
 
 /// The rows a replay's `insert` events wrote, held in memory and merged into every page, row
 /// batch and ground-truth listing the replay reads, so the store is never written (nor its write
@@ -24,13 +23,13 @@ struct PendingInserts {
 
     /// Adds `items`, giving each the next id.
     /// - Returns: the ids given.
-    /// - Throws: ``StoreError/resource(path:reason:)`` when the id space is exhausted.
+    /// - Throws: ``ReplayError/idsExhausted`` when the id space is exhausted.
     @discardableResult
     mutating func add(_ items: [NewItem]) throws -> [Int64] {
         let first = nextID
         for var item in items {
             guard nextID < Int64.max else {
-                throw StoreError.resource(path: "", reason: "item ids exhausted (the store's largest id is \(Int64.max))")
+                throw ReplayError.idsExhausted
             }
             item.id = nextID
             nextID += 1

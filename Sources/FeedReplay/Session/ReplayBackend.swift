@@ -5,7 +5,7 @@ import FeedModel
 ///
 /// The replay calls these synchronously at the virtual time a request is issued (the backend's
 /// answer is a snapshot of that moment) and delivers the answer later, after the latency model's
-/// delay. ``StoreBackend`` runs them on a SQLite ``FeedStore/ItemStore``; the load tester wraps
+/// delay. ``StoreBackend`` runs them on any ``FeedModel/FeedBackend``; the load tester wraps
 /// one to time each call on the wall clock; tests use an in-memory double.
 public protocol ReplayBackend: AnyObject {
     /// Runs a page query of the controller (`newest`, `after(cursor)` or `before(cursor)`).

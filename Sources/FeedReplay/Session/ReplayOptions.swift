@@ -11,19 +11,34 @@ public struct ReplayOptions: Sendable {
     public var scroll: ScrollModel.Configuration
     /// Delay of every page and row call, ms.
     public var latency: LatencyModel
-    /// Which page calls fail. Row fetches are not faulted (a failed row fetch would only be retried).
+    /// Which page calls fail.
     public var faults: FaultModel
+    /// Delay of every row fetch, ms; `nil`: ``latency`` (rows and images often come from other
+    /// servers than the feed API, so they can have their own).
+    public var rowLatency: LatencyModel?
+    /// Which row fetches fail; `nil`: ``faults``. A failed row fetch is forgotten and its items
+    /// still in the preload range are asked for again at the next frame (an image loader's retry
+    /// on the next bind).
+    public var rowFaults: FaultModel?
     /// Simulated main-thread cost per frame, for hitches.
     public var costs: CostModel
     /// Seed of every random draw of the session (latency, faults).
     public var seed: UInt64
-    /// Most pooled cells per reuse identifier.
-    public var reusePoolLimit: Int
+    /// Most pooled cells per reuse identifier, overriding the ranges preset's policy
+    /// (``RangeConfiguration/reusePoolLimit``); `nil`: the preset's.
+    public var reusePoolLimit: Int?
     /// How long to keep stepping after the trace's last event while the scroll view still moves or
     /// loads are in flight, ms.
     public var settleMs: Double
+    /// Units the trace's import had to guess (``ImportedTrace/guesses``), recorded in the report's
+    /// `options` as `trace_import`.
+    public var traceNotes: [String] = []
     /// Keep a per-frame timeline for `--timeline`.
     public var keepTimeline: Bool
+    /// Let ``ReplaySession/run()`` jump over idle stretches (nothing moves, nothing is in flight,
+    /// no timer or event is due) instead of stepping each frame: same report byte for byte, far
+    /// less work for traces that rest. Off only to compare against frame-by-frame stepping.
+    public var skipsIdleFrames = true
     /// Height of the refresh control shown above the content while a Refresh loads, points
     /// (`UIRefreshControl` is about 50–60 pt tall).
     public var refreshControlHeight: Double
@@ -31,9 +46,12 @@ public struct ReplayOptions: Sendable {
     public init(
         controller: FeedController.Configuration, ranges: RangeConfiguration = .uikit,
         scroll: ScrollModel.Configuration = .uikit, latency: LatencyModel = .fixed(ms: 0),
-        faults: FaultModel = .none, costs: CostModel = CostModel(), seed: UInt64 = 1, reusePoolLimit: Int = 5,
-        settleMs: Double = 3000, keepTimeline: Bool = false, refreshControlHeight: Double = 50
+        faults: FaultModel = .none, costs: CostModel = CostModel(), seed: UInt64 = 1, reusePoolLimit: Int? = nil,
+        settleMs: Double = 3000, keepTimeline: Bool = false, refreshControlHeight: Double = 50,
+        rowLatency: LatencyModel? = nil, rowFaults: FaultModel? = nil
     ) {
+        self.rowLatency = rowLatency
+        self.rowFaults = rowFaults
         self.controller = controller
         self.ranges = ranges
         self.scroll = scroll

@@ -44,9 +44,12 @@ extension ReplaySession {
         }
     }
 
-    /// Delivers every simulated answer due by `now`, in schedule order.
-    func deliverDue() throws {
+    /// Delivers every simulated answer due by `now`, in schedule order; returns how many.
+    @discardableResult
+    func deliverDue() throws -> Int {
+        var delivered = 0
         while let (_, completion) = queue.popDue(at: now) {
+            delivered += 1
             switch completion {
             case .page(let request, .success(let page)):
                 recorder?.record(.pageAnswered(id: request.id, failure: nil, t: now))
@@ -54,14 +57,20 @@ extension ReplaySession {
             case .page(let request, .failure(let error)):
                 recorder?.record(.pageAnswered(id: request.id, failure: error, t: now))
                 process(controller.pageFailed(request, error: error, now: now))
-            case .rows(let fetchID, let batch):
-                rowFetchesInFlight -= 1
+            case .rows(let fetchID, let ids, let batch):
+                rowFetchLanded(ids: ids)
                 recorder?.record(.rowsAnswered(fetchID: fetchID, t: now))
                 _ = virtualizer.rowsArrived(fetchID: fetchID, batch: batch)
+            case .rowsFailed(let fetchID, let ids):
+                rowFetchLanded(ids: ids)
+                recorder?.record(.rowsAnswered(fetchID: fetchID, t: now))  // answered without rows
+                rowFetchFailures += 1
+                virtualizer.rowsFailed(fetchID: fetchID)
             case .retryTick:
                 process(controller.tick(now: now))
             }
         }
+        return delivered
     }
 
     /// Carries out the controller's actions: issue fetches, apply changes (anchored), record transitions.
@@ -79,16 +88,31 @@ extension ReplaySession {
             case .dropStale:
                 break  // counted by the controller
             case .phaseChanged(let from, let to):
-                transitions.append(ReplayReport.Transition(tMs: round6(now), from: from.rawValue, to: to.rawValue))
+                phaseTransitions.append(ReplayReport.Transition(tMs: round6(now), from: from.rawValue, to: to.rawValue))
                 showRefreshControl(to == .refresh)
             }
         }
+        recordLoadStates()
         // "Checked again right after each page is applied": once this event's actions are all
         // carried out (so transitions stay in order), tell the controller the new geometry.
         if viewportReportPending {
             viewportReportPending = false
             reportViewport()
         }
+    }
+
+    /// Appends a transition for each direction whose load state changed since the last event.
+    func recordLoadStates() {
+        let states = controller.directionalLoadStates
+        guard states != lastLoadStates else { return }
+        let t = round6(now)
+        for (name, before, after) in [
+            ("refresh", lastLoadStates.refresh, states.refresh), ("prepend", lastLoadStates.prepend, states.prepend),
+            ("append", lastLoadStates.append, states.append),
+        ] where before != after {
+            transitions.append(ReplayReport.LoadTransition(tMs: t, direction: name, from: before.rawValue, to: after.rawValue))
+        }
+        lastLoadStates = states
     }
 
     /// Runs the page query now (a snapshot of the store at issue time) and schedules its answer
@@ -113,15 +137,44 @@ extension ReplaySession {
         }
     }
 
-    /// Fetches rows now and schedules their arrival after the drawn latency.
+    /// Fetches rows now and schedules their arrival after the drawn row latency, or a failure when
+    /// the row fault model says so (``ReplayOptions/rowLatency``, ``ReplayOptions/rowFaults``; the
+    /// page models when unset). Each drawn from its own stream split from the seed.
+    ///
+    /// An id asked for while an earlier fetch of it is still on the wire (cancelled by the
+    /// virtualizer when the item left the preload range, then wanted again) is a redundant fetch:
+    /// counted in ``rowsRedundant``, apart from over-fetch (rows fetched but never shown).
     func issueRowFetches(_ fetches: [RowFetch]) throws {
+        let latency = options.rowLatency ?? options.latency
+        let faults = options.rowFaults ?? options.faults
         for fetch in fetches {
-            let batch = try backend.rows(ids: fetch.itemIDs)
             rowsFetched += fetch.itemIDs.count
             rowBatches += 1
             rowFetchesInFlight += 1
             recorder?.record(.rowsIssued(fetchID: fetch.id, count: fetch.itemIDs.count, t: now))
-            queue.push(.rows(fetchID: fetch.id, batch), at: now + options.latency.sample(&latencyRNG))
+            for id in fetch.itemIDs {
+                if rowIDsOnTheWire[id, default: 0] > 0 { rowsRedundant += 1 }
+                rowIDsOnTheWire[id, default: 0] += 1
+            }
+            let delay = latency.sample(&rowLatencyRNG)
+            switch faults.outcome(issuedAt: now, &rowFaultRNG) {
+            case .error:
+                queue.push(.rowsFailed(fetchID: fetch.id, ids: fetch.itemIDs), at: now + delay)
+            case .timeout:
+                queue.push(.rowsFailed(fetchID: fetch.id, ids: fetch.itemIDs), at: now + faults.timeoutMs)
+            case .success:
+                let batch = try backend.rows(ids: fetch.itemIDs)
+                queue.push(.rows(fetchID: fetch.id, ids: fetch.itemIDs, batch), at: now + delay)
+            }
+        }
+    }
+
+    /// A row fetch answered (rows or a failure): its ids are off the wire.
+    func rowFetchLanded(ids: [Int64]) {
+        rowFetchesInFlight -= 1
+        for id in ids {
+            let left = rowIDsOnTheWire[id, default: 1] - 1
+            rowIDsOnTheWire[id] = left > 0 ? left : nil
         }
     }
 

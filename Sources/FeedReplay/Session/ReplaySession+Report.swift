@@ -11,8 +11,9 @@ struct VisibleCache {
 }
 
 extension ReplaySession {
-    /// Measures one frame after the virtualizer's update.
-    func record(_ update: VirtualizerUpdate) {
+    /// Measures one frame after the virtualizer's update; returns what was recorded.
+    @discardableResult
+    func record(_ update: VirtualizerUpdate) -> FrameSample {
         let rect = viewportRect
         let area = rect.width * rect.height
         var rowMissing = 0.0
@@ -53,20 +54,21 @@ extension ReplaySession {
             layoutChanged: layoutChangedThisFrame, created: update.cellsCreated, reused: update.cellsReused,
             bound: bound)
         let visibleRange = virtualizer.visibleCellIndexRange
-        let rowMissingFraction = area > 0 ? min(1, rowMissing / area) : 0
-        let noContent = noContentFraction()
-        metrics.record(
-            FrameSample(
-                t: now, offset: scroll.offset, anchorShift: anchorShiftThisFrame, contentOffset: (scroll.contentOffset.x, scroll.contentOffset.y),
-                visibleRange: visibleRange, loadedItems: shown.items.count,
-                rowMissingFraction: rowMissingFraction,
-                noContentFraction: noContent, loadsInFlight: controller.inFlightCount + rowFetchesInFlight,
-                cost: cost, afterFirstContent: firstContentTime != nil, edgeEffect: edgeEffect, centredIndex: centred))
+        let sample = FrameSample(
+            t: now, offset: scroll.offset, anchorShift: anchorShiftThisFrame, contentOffset: (scroll.contentOffset.x, scroll.contentOffset.y),
+            visibleRange: visibleRange, loadedItems: shown.items.count,
+            rowMissingFraction: area > 0 ? min(1, rowMissing / area) : 0,
+            noContentFraction: noContentFraction(), loadsInFlight: controller.inFlightCount + rowFetchesInFlight,
+            pageLoadsInFlight: controller.inFlightCount, rowLoadsInFlight: rowFetchesInFlight,
+            loadStates: controller.directionalLoadStates,
+            cost: cost, afterFirstContent: firstContentTime != nil, edgeEffect: edgeEffect, centredIndex: centred)
+        metrics.record(sample)
         if let recorder {
             recordFrame(
-                update, rowMissingFraction: rowMissingFraction, noContentFraction: noContent, cost: cost,
-                recorder: recorder)
+                update, rowMissingFraction: sample.rowMissingFraction, noContentFraction: sample.noContentFraction,
+                cost: cost, recorder: recorder)
         }
+        return sample
     }
 
     /// Share of the viewport past the end of the content while more content exists (or while the
@@ -108,16 +110,22 @@ extension ReplaySession {
         let opts: [String: String] = [
             "layout": layoutDescription,
             "ranges": options.ranges.name,
+            "reuse_pool": virtualizer.reusePoolLimit.map { $0 == 0 ? "none" : "\($0)/kind" } ?? "unbounded",
             "page_size": String(controller.pageSize),
             "initial_pages": String(controller.initialLoadPages),
             "prefetch": prefetch,
             "max_loaded": controller.maxLoadedItems.map(String.init) ?? "off",
             "latency": options.latency.description,
             "faults": options.faults.description,
+            "row_latency": (options.rowLatency ?? options.latency).description,
+            "row_faults": (options.rowFaults ?? options.faults).description,
             "scroll": physics,
             "costs": "base=\(formatNumber(costs.base)),layout=\(formatNumber(costs.layout)),create=\(formatNumber(costs.cellCreation)),"
                 + "reuse=\(formatNumber(costs.cellReuse)),bind=\(formatNumber(costs.rowBinding))",
             "seed": String(options.seed),
+            "trace_import": options.traceNotes.isEmpty ? "as recorded" : options.traceNotes.joined(separator: "; "),
+            "viewport": "\(formatNumber(trace.header.viewport.width))x\(formatNumber(trace.header.viewport.height))",
+            "refresh_rate": formatNumber(trace.header.refreshRate),
             "pull_threshold": formatNumber(controller.refreshThreshold),
         ]
         return ReplayReport(
@@ -137,15 +145,18 @@ extension ReplaySession {
             rows: ReplayReport.Rows(
                 fetched: rowsFetched, distinctShown: shownCount,
                 overfetchRatio: shownCount > 0 ? round6(Double(rowsFetched) / Double(shownCount)) : 0,
-                batches: rowBatches),
+                batches: rowBatches, redundant: rowsRedundant,
+                cancelledBatches: virtualizer.counters.rowFetchesCancelled, failedBatches: rowFetchFailures),
             cells: ReplayReport.Cells(
                 created: virtualizer.counters.cellsCreated, reused: virtualizer.counters.cellsReused,
-                maxLive: virtualizer.maxLiveCells),
+                maxLive: virtualizer.maxLiveCells,
+                byKind: virtualizer.counters.cellsByKind.mapValues { .init(created: $0.created, reused: $0.reused) }),
             timeInFailedMs: round6(timeIn("failed", until: Double(max(frames - 1, 0)) * framePeriod)),
             anchorDriftMaxPt: round6(anchorDriftMax),
             edgeEffectMaxPt: round6(edgeEffectMax),
             centredIndexChanges: centredIndexChanges,
             transitions: transitions,
+            phaseTransitions: phaseTransitions,
             taps: taps,
             final: ReplayReport.Final(
                 contentOffset: [round6(scroll.contentOffset.x), round6(scroll.contentOffset.y)],
@@ -158,7 +169,7 @@ extension ReplaySession {
     func timeIn(_ phase: String, until end: Double) -> Double {
         var total = 0.0
         var since: Double?
-        for transition in transitions {
+        for transition in phaseTransitions {
             if transition.to == phase, since == nil { since = transition.tMs }
             if transition.from == phase, let start = since {
                 total += transition.tMs - start

@@ -13,7 +13,9 @@ import FeedModel
 ///    4. update the virtualizer (cells from the reuse pool, row fetches for the preload range)
 ///    5. measure: blank area, frame cost (hitches), distance, invariants
 /// ```
-/// Nothing reads the wall clock; every random draw comes from ``ReplayOptions/seed``, so the
+/// Nothing reads the wall clock; every random draw comes from ``ReplayOptions/seed`` (latency,
+/// faults, retry jitter: the controller's ``FeedController/RetryPolicy/seed`` is derived from it and
+/// whatever the options held there is replaced), so the
 /// same trace, options and seed give the same ``ReplayReport`` byte for byte.
 ///
 /// - Complexity: per frame, O(log n + k) layout work for k visible elements plus the work of what
@@ -32,16 +34,24 @@ public final class ReplaySession {
     let virtualizer: Virtualizer
     var latencyRNG: SplitMix64
     var faultRNG: SplitMix64
+    var rowLatencyRNG: SplitMix64
+    var rowFaultRNG: SplitMix64
     var queue = EventQueue<Double, Completion>()
     var metrics: FrameMetrics
     var now = 0.0
     var frame = 0
     var nextEvent = 0
     var finished = false
+    /// The last frame's sample when that frame did nothing (see ``skipIdleFrames(after:)``).
+    var quietSample: FrameSample?
+    /// Frames jumped over by idle skipping (counted in the report's `frames` all the same).
+    public private(set) var framesSkipped = 0
 
     // Report state.
     var violations: [ReplayReport.Violation] = []
-    var transitions: [ReplayReport.Transition] = []
+    var transitions: [ReplayReport.LoadTransition] = []
+    var phaseTransitions: [ReplayReport.Transition] = []
+    var lastLoadStates = DirectionalLoadStates()
     var taps: [ReplayReport.Tap] = []
     var shown = ShownList()
     var anchorDriftMax = 0.0
@@ -56,6 +66,12 @@ public final class ReplaySession {
     var rowsFetched = 0
     var rowBatches = 0
     var rowFetchesInFlight = 0
+    /// Row fetches that failed (row fault model).
+    var rowFetchFailures = 0
+    /// Ids asked for while an earlier fetch of the same id was still on the wire.
+    var rowsRedundant = 0
+    /// Fetches on the wire per id (cancelled ones included until they land).
+    var rowIDsOnTheWire: [Int64: Int] = [:]
     var layoutChangedThisFrame = false
     var rowsBoundBefore = 0
     var refreshInsetShown = false
@@ -69,7 +85,8 @@ public final class ReplaySession {
     /// A simulated answer waiting on the virtual clock.
     enum Completion {
         case page(FeedController.FetchRequest, PageOutcome)
-        case rows(fetchID: Int, RowBatch)
+        case rows(fetchID: Int, ids: [Int64], RowBatch)
+        case rowsFailed(fetchID: Int, ids: [Int64])
         case retryTick
     }
 
@@ -95,8 +112,18 @@ public final class ReplaySession {
         self.backend = backend
         self.options = options
         self.axis = axis
+        // Every random stream is split from the replay's seed, in a fixed order: latency, faults,
+        // retry jitter, row latency, row faults (a stream added later goes last, so the earlier
+        // streams, and the figures they give, stay as they were).
+        var root = SplitMix64(seed: options.seed)
+        latencyRNG = root.split()
+        faultRNG = root.split()
+        var controllerConfiguration = options.controller
+        controllerConfiguration.retry.seed = root.next()
+        rowLatencyRNG = root.split()
+        rowFaultRNG = root.split()
         do {
-            controller = try FeedController(configuration: options.controller)
+            controller = try FeedController(configuration: controllerConfiguration)
         } catch {
             throw ReplayError.invalidOptions("\(error)")
         }
@@ -111,9 +138,6 @@ public final class ReplaySession {
         scrollConfiguration.axis = axis
         scroll = ScrollModel(
             viewport: trace.header.viewport, contentSize: layout.contentSize, configuration: scrollConfiguration)
-        var root = SplitMix64(seed: options.seed)
-        latencyRNG = root.split()
-        faultRNG = root.split()
         metrics = FrameMetrics(refreshRate: trace.header.refreshRate, keepTimeline: options.keepTimeline)
     }
 
@@ -123,7 +147,7 @@ public final class ReplaySession {
     /// Runs the whole trace and returns the report (and the timeline CSV when asked).
     /// - Throws: errors of the backend other than simulated faults (a broken store stops the replay).
     public func run() throws -> ReplayResult {
-        while try advanceFrame() {}
+        while try advanceFrame(skippingIdle: options.skipsIdleFrames) {}
         return result
     }
 
@@ -132,6 +156,12 @@ public final class ReplaySession {
     /// the wall clock (the load tester) step it with this and read ``nextFrameTime``.
     /// - Throws: errors of the backend other than simulated faults.
     public func advanceFrame() throws -> Bool {
+        try advanceFrame(skippingIdle: false)
+    }
+
+    /// One frame; with `skippingIdle`, then also every following frame that would repeat it
+    /// (see ``skipIdleFrames(after:)``).
+    func advanceFrame(skippingIdle: Bool) throws -> Bool {
         guard !finished else { return false }
         let events = trace.events
         if frame == 0 { process(controller.start(now: 0)) }
@@ -139,12 +169,14 @@ public final class ReplaySession {
         now = Double(frame) * 1000 / trace.header.refreshRate
         layoutChangedThisFrame = false
         anchorShiftThisFrame = 0
-        try deliverDue()
+        let marks = (transitions: transitions.count, violations: violations.count, taps: taps.count, rows: rowBatches)
+        var quiet = try deliverDue() == 0
         while nextEvent < events.count, events[nextEvent].t <= now {
             let event = events[nextEvent]
             nextEvent += 1
             scroll.step(to: max(event.t, scroll.now))
             try apply(event)
+            quiet = false
         }
         scroll.step(to: now)
         invalidateForBounds()
@@ -154,7 +186,7 @@ public final class ReplaySession {
         // The virtualizer has just asked the layout what is visible: reuse that for the controller.
         reportViewport(fromVirtualizer: true)
         try issueRowFetches(update.rowFetches)
-        record(update)
+        let sample = record(update)
         frame += 1
         // After the last event: keep stepping while a fling, bounce or page load is still
         // under way, for at most `settleMs`.
@@ -162,7 +194,46 @@ public final class ReplaySession {
         if nextEvent >= events.count && now >= endOfInput {
             if !settling || now >= endOfInput + options.settleMs { finished = true }
         }
+        quiet = quiet && !layoutChangedThisFrame && anchorShiftThisFrame == 0 && update.cellsCreated == 0
+            && update.cellsReused == 0 && update.cellsRecycled == 0 && update.cellsDiscarded == 0
+            && update.enteredItemIDs.isEmpty && update.leftItemIDs.isEmpty && update.rowFetches.isEmpty
+            && update.cancelledFetchIDs.isEmpty && rowBatches == marks.rows && transitions.count == marks.transitions
+            && violations.count == marks.violations && taps.count == marks.taps && !scroll.isTracking
+            && !scroll.isDecelerating && controller.inFlightCount == 0 && rowFetchesInFlight == 0
+        // A recorder sees every frame: no skipping while one is set (the report is the same).
+        if skippingIdle, recorder == nil, !finished, quiet {
+            skipIdleFrames(after: sample)
+        } else {
+            quietSample = nil
+        }
         return !finished
+    }
+
+    /// Idle skipping. When two frames in a row did nothing (no event, no answer delivered, no
+    /// layout, cell, row or phase change, the scroll view at rest, no page or row load in flight)
+    /// and recorded the same sample but for its time, every frame up to the next trace event or
+    /// the next timer (a retry) would record that sample again: those frames are recorded at once
+    /// (``FrameMetrics/recordRepeated(_:frameIndices:)``, the same sums in the same order) and the
+    /// clock jumps to the frame that has something to do. The report, `frames` included, is the
+    /// one stepping gives; `ReplaySessionIdleSkipTests` compares the two on real traces.
+    private func skipIdleFrames(after sample: FrameSample) {
+        defer { quietSample = sample }
+        guard let previous = quietSample else { return }
+        var same = sample
+        same.t = previous.t
+        guard same == previous, nextEvent < trace.events.count else { return }
+        let rate = trace.header.refreshRate
+        let wake = min(trace.events[nextEvent].t, queue.nextTime ?? .infinity)
+        // The first frame k with k · 1000 / rate ≥ wake (times at most 24 h, so k fits easily).
+        var target = max(frame, Int((wake * rate / 1000).rounded(.up)))
+        while target > frame, Double(target - 1) * 1000 / rate >= wake { target -= 1 }
+        while Double(target) * 1000 / rate < wake { target += 1 }
+        guard target > frame else { return }
+        metrics.recordRepeated(sample, frameIndices: frame..<target)
+        framesSkipped += target - frame
+        now = Double(target - 1) * 1000 / rate
+        scroll.step(to: now)
+        frame = target
     }
 
     /// Virtual time of the next frame, ms.
@@ -170,7 +241,7 @@ public final class ReplaySession {
 
     /// The report so far (complete once ``advanceFrame()`` returned `false`).
     public var result: ReplayResult {
-        ReplayResult(report: makeReport(frames: frame), timelineCSV: metrics.timelineCSV)
+        ReplayResult(report: makeReport(frames: frame), timeline: metrics.timeline)
     }
 
     /// Whether the session still has something moving: a fling or bounce, a page load or a row fetch in flight.
@@ -182,17 +253,26 @@ public final class ReplaySession {
 /// The outcome of ``ReplaySession/run()``.
 public struct ReplayResult: Sendable {
     public var report: ReplayReport
-    /// The `--timeline` CSV when ``ReplayOptions/keepTimeline`` was set.
-    public var timelineCSV: String?
+    /// The `--timeline` rows when ``ReplayOptions/keepTimeline`` was set (stream them with
+    /// ``ReplayTimeline/write(_:)``).
+    public var timeline: ReplayTimeline?
+    /// The `--timeline` CSV as one string when ``ReplayOptions/keepTimeline`` was set.
+    public var timelineCSV: String? { timeline?.csv }
 }
 
 /// A replay that cannot start.
 public enum ReplayError: Error, Equatable, CustomStringConvertible {
     case invalidOptions(String)
+    /// The trace's insert events ran out of item ids (the backend's largest id is `Int64.max`).
+    case idsExhausted
+    /// The caller asked the replay to stop (SIGINT, SIGTERM); nothing was written.
+    case interrupted
 
     public var description: String {
         switch self {
         case .invalidOptions(let reason): return "invalid replay options: \(reason)"
+        case .idsExhausted: return "item ids exhausted (the store's largest id is \(Int64.max))"
+        case .interrupted: return "interrupted"
         }
     }
 }

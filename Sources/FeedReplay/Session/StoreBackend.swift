@@ -1,9 +1,9 @@
 import FeedEngine
 import FeedModel
-import FeedStore
+import FeedResources
 
-/// The real ``ReplayBackend``: one feed of any ``FeedModel/FeedBackend`` (a SQLite ``ItemStore``,
-/// a PostgreSQL database, an HTTP feed API), on this session's connection.
+/// The real ``ReplayBackend``: one feed of any ``FeedModel/FeedBackend`` (a SQLite file, a
+/// PostgreSQL database, an HTTP feed API), on this session's connection.
 ///
 /// Upstream inserts make rows at the feed's head, generated from a preset, so a later Refresh
 /// finds them. They are kept in memory (``PendingInserts``) and merged into what the replay
@@ -34,16 +34,6 @@ public final class StoreBackend: ReplayBackend {
         self.epoch = overflow ? newest : start
         self.generator = ItemGenerator(preset: insertPreset, seed: seed, start: epoch)
         self.pending = PendingInserts(largestID: largestID ?? newestPage.items.map(\.id).max())
-    }
-
-    /// - Parameters:
-    ///   - store: an open store; the backend uses its connection (one per thread).
-    ///   - feed: the feed replayed.
-    ///   - insertPreset: the preset new items are generated from; `seed` seeds that generator.
-    /// - Throws: ``SQLiteError`` when the newest item cannot be read.
-    public convenience init(store: ItemStore, feed: FeedID, insertPreset: Preset, seed: UInt64) throws {
-        try self.init(
-            backend: store.pages(feed: feed), insertPreset: insertPreset, seed: seed, largestID: try store.largestItemID())
     }
 
     /// How many rows the trace's insert events made so far (in memory until committed).
@@ -98,7 +88,9 @@ public final class StoreBackend: ReplayBackend {
         guard !items.isEmpty else { return 0 }
         do {
             insertedIDs = try backend.insert(items)
-        } catch StoreError.duplicateID {
+        } catch {
+            // Another writer took some of these ids meanwhile (the backend refused a duplicate id, and
+            // wrote nothing): let the backend assign them. Any other failure fails again, and throws.
             insertedIDs = try backend.insert(items.map { var item = $0; item.id = nil; return item })
         }
         return items.count

@@ -1,4 +1,5 @@
 import FeedLayout
+import FeedModel
 import Foundation
 
 extension Trace {
@@ -17,27 +18,39 @@ extension Trace {
         return out
     }
 
-    /// Writes ``jsonLines()`` to `path` atomically (a temporary file renamed into place), so a
-    /// failed run never leaves a half-written trace.
-    /// - Throws: the file system's error.
+    /// Writes ``jsonLines()`` to `path` with ``AtomicFileWriter`` (a regular file is replaced by a
+    /// temporary renamed into place, so a failed run never leaves a half-written trace).
+    /// - Throws: ``FileWriteError`` naming the path and the reason.
     public func write(toFile path: String) throws {
-        try Data(jsonLines().utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+        let writer = try AtomicFileWriter(path: path)
+        try writeJSONLines { try writer.write($0) }
+        try writer.commit()
+    }
+
+    /// Hands ``jsonLines()`` to `emit` one line at a time (each ending in `\n`), so a long trace
+    /// can be streamed to a file without building the whole text.
+    /// - Precondition: as ``jsonLines()``.
+    public func writeJSONLines(_ emit: (String) throws -> Void) rethrows {
+        try emit(header.jsonLine() + "\n")
+        for event in events { try emit(event.jsonLine() + "\n") }
     }
 
     /// Reads a JSON Lines trace from the file at `path`.
     /// - Throws: ``TraceError/unusable(file:reason:)`` when the file cannot be read,
+    ///   ``TraceError/syntax(file:line:column:reason:)`` at a byte that is not UTF-8,
     ///   ``TraceError/malformed(file:line:field:reason:)`` for the first bad line.
     public static func read(contentsOf path: String) throws(TraceError) -> Trace {
-        let text: String
-        do {
-            text = try String(contentsOfFile: path, encoding: .utf8)
-        } catch {
-            throw .unusable(file: path, reason: "cannot read the file as UTF-8 (\(error.localizedDescription))")
-        }
-        return try read(from: text, file: path)
+        try read(data: try TraceFormat.data(path), file: path)
     }
 
-    /// Parses a JSON Lines trace. Blank lines are skipped; every other line must be one JSON object.
+    /// Parses a JSON Lines trace from the file's bytes (UTF-8; a leading byte-order mark is skipped).
+    /// - Throws: as ``read(contentsOf:)``.
+    public static func read(data: Data, file: String) throws(TraceError) -> Trace {
+        try read(from: try TraceInput.text(data, file: file), file: file)
+    }
+
+    /// Parses a JSON Lines trace. Lines end in LF or CR LF; blank lines are skipped; every other
+    /// line must be one JSON object.
     /// - Parameters:
     ///   - text: the whole file.
     ///   - file: the name used in errors.
@@ -50,7 +63,7 @@ extension Trace {
         var events: [TraceEvent] = []
         var rules = TraceSequenceRules()
         var lineNumber = 0
-        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+        for line in TraceInput.lines(text) {
             lineNumber += 1
             if line.allSatisfy(\.isWhitespace) { continue }
             var fields = try TraceLineFields(line: line, file: file, lineNumber: lineNumber)

@@ -17,6 +17,11 @@ public struct Trace: Equatable, Sendable {
         self.events = events
     }
 
+    /// The longest session a trace may describe: 24 hours in milliseconds. A later event is
+    /// refused by every reader and importer (a replay steps every frame up to the last event, so
+    /// an event at `t = 10^12` would mean a replay of weeks).
+    public static let maximumDurationMilliseconds = 86_400_000.0
+
     /// The session's length in milliseconds: the time of the `end` event, else of the last event, else 0.
     public var durationMilliseconds: Double {
         events.last?.t ?? 0

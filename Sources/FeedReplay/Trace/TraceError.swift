@@ -5,7 +5,9 @@ public enum TraceError: Error, Equatable, Sendable, CustomStringConvertible {
     case malformed(file: String, line: Int, field: String, reason: String)
     /// A JSON-array file (Chrome trace, rrweb) has a bad `field` in the event at 0-based `index`.
     case malformedEvent(file: String, index: Int, field: String, reason: String)
-    /// The file as a whole cannot be used: unreadable, not JSON, or no usable input in it.
+    /// The bytes are not well-formed (JSON syntax, UTF-8) at 1-based `line` and byte `column`.
+    case syntax(file: String, line: Int, column: Int, reason: String)
+    /// The file as a whole cannot be used: unreadable, or no usable input in it.
     case unusable(file: String, reason: String)
 
     public var description: String {
@@ -14,6 +16,8 @@ public enum TraceError: Error, Equatable, Sendable, CustomStringConvertible {
             "\(file):\(line): field '\(field)': \(reason)"
         case let .malformedEvent(file, index, field, reason):
             "\(file): event \(index): field '\(field)': \(reason)"
+        case let .syntax(file, line, column, reason):
+            "\(file):\(line):\(column): \(reason)"
         case let .unusable(file, reason):
             "\(file): \(reason)"
         }

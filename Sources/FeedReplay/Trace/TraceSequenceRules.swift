@@ -2,7 +2,8 @@ import FeedLayout
 
 /// The rules an event sequence must follow, checked one event at a time by the reader and by
 /// ``Trace/validate(file:)`` for traces built in memory:
-/// - `t` is finite, ≥ 0 and never smaller than the previous event's `t`;
+/// - `t` is finite, ≥ 0, at most ``Trace/maximumDurationMilliseconds`` (24 h) and never smaller
+///   than the previous event's `t`;
 /// - touches alternate: `down`, then any `move`s, then `up`; no `move`/`up` without a `down`,
 ///   no second `down` before the `up` (one finger is modelled; multi-touch is reduced by the importers);
 /// - coordinates and deltas are finite; `resize` sizes are > 0; `insert` counts are in 1...100,000;
@@ -25,6 +26,11 @@ struct TraceSequenceRules {
             throw Violation(field: "t", reason: "not a finite time in range")
         }
         guard event.t >= 0 else { throw Violation(field: "t", reason: "negative time \(event.t) ms") }
+        guard event.t <= Trace.maximumDurationMilliseconds else {
+            throw Violation(
+                field: "t",
+                reason: "\(TraceNumberFormat.describe(event.t)) ms is past the maximum trace duration of 24 h (86400000 ms)")
+        }
         guard event.t >= lastT else {
             throw Violation(field: "t", reason: "time goes backwards (\(event.t) ms after \(lastT) ms)")
         }
@@ -79,15 +85,24 @@ extension Trace {
     ///   would have in the JSON Lines file (header = line 1).
     /// - Complexity: O(n) in the number of events.
     public func validate(file: String) throws(TraceError) {
-        if let violation = header.violation() {
-            throw .malformed(file: file, line: 1, field: violation.field, reason: violation.reason)
+        try validate(file: file) { index, violation in
+            .malformed(file: file, line: index.map { $0 + 2 } ?? 1, field: violation.field, reason: violation.reason)
         }
+    }
+
+    /// Checks like ``validate(file:)``, with errors placed by `locate`: it gets the index of the
+    /// offending event (`nil` for the header) and the violation, and returns the error to throw
+    /// (importers name the position in their own input file).
+    func validate(
+        file: String, locate: (Int?, TraceSequenceRules.Violation) -> TraceError
+    ) throws(TraceError) {
+        if let violation = header.violation() { throw locate(nil, violation) }
         var rules = TraceSequenceRules()
         for (index, event) in events.enumerated() {
             do {
                 try rules.accept(event)
             } catch {
-                throw .malformed(file: file, line: index + 2, field: error.field, reason: error.reason)
+                throw locate(index, error)
             }
         }
     }

@@ -1,6 +1,7 @@
 import FeedEngine
 import FeedLayout
 import FeedReplay
+import FeedResources
 import FeedStore
 import Foundation
 
@@ -83,7 +84,8 @@ public enum SweepBenchmark {
             let figures = try Sweep.run(count: jobs.count, jobs: threads) { i in
                 let store = try ItemStore(path: path)
                 let result = try ReplaySession.run(
-                    trace: trace, store: store, feed: "home", layout: layout, options: jobs[i], insertPreset: preset)
+                    trace: trace, backend: store.pages(feed: try store.requireFeed(named: "home")), layout: layout,
+                    options: jobs[i], insertPreset: preset)
                 return SweepFigures(
                     report: result.report,
                     blankFractions: SweepFigures.blankFractions(timelineCSV: result.timelineCSV ?? ""))

@@ -1,3 +1,4 @@
+import FeedModel
 import Foundation
 
 /// One `feedsim` subcommand. The CLI stays thin: parse, call a library, format.
@@ -49,14 +50,49 @@ func printError(_ text: String) {
 /// Whether standard error is a terminal (progress bars only then).
 var standardErrorIsTerminal: Bool { isatty(STDERR_FILENO) == 1 }
 
-/// Writes `data` to `path` atomically (all or nothing).
-/// - Throws: ``CommandFailure`` naming the option and the path when the file cannot be written.
+/// Writes `data` to `path` all or nothing (``AtomicFileWriter``: a regular file is replaced by
+/// a renamed temporary, a device such as `/dev/stdout` is written in place).
+/// - Throws: ``CommandFailure`` naming the option, the path and the reason in one line.
 func writeOutput(_ data: Data, to path: String, option: String) throws {
-    do {
-        try data.write(to: URL(fileURLWithPath: path), options: .atomic)
-    } catch {
-        let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
-        let reason = FileManager.default.fileExists(atPath: directory) ? "cannot write the file" : "no directory \(directory)"
-        throw CommandFailure("\(option) \(path): \(reason)")
+    try writeOutput(to: path, option: option) { try $0.write(data) }
+}
+
+/// Streams an output file through ``AtomicFileWriter``: `body` writes, then the file is committed;
+/// if `body` throws, the temporary is removed and the target left as it was.
+/// - Throws: ``CommandFailure`` for a write error; `body`'s own errors unchanged.
+func writeOutput(to path: String, option: String, _ body: (AtomicFileWriter) throws -> Void) throws {
+    try removingTemporariesOnSignal {
+        do {
+            let writer = try AtomicFileWriter(path: path)
+            try body(writer)
+            try writer.commit()
+        } catch let error as FileWriteError {
+            throw CommandFailure("\(option) \(error.path): \(error.reason)")
+        }
     }
+}
+
+/// Runs `body` with SIGINT and SIGTERM caught: either signal removes the unfinished temporaries
+/// (``TemporaryFiles/removeAll()``), says so on stderr and exits 130 or 143 (128 + the signal, as a
+/// shell reports a process killed by it). The previous dispositions are restored afterwards.
+func removingTemporariesOnSignal<T>(_ body: () throws -> T) rethrows -> T {
+    let signals = [SIGINT, SIGTERM]
+    let previous = signals.map { signal($0, SIG_IGN) }
+    let sources = signals.map { number in
+        let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+        source.setEventHandler {
+            let removed = TemporaryFiles.current
+            TemporaryFiles.removeAll()
+            let what = removed.isEmpty ? "" : "; removed the unfinished \(removed.joined(separator: ", "))"
+            printError("feedsim: interrupted by signal \(number)\(what)")
+            exit(128 + number)
+        }
+        source.resume()
+        return source
+    }
+    defer {
+        for source in sources { source.cancel() }
+        for (number, handler) in zip(signals, previous) { signal(number, handler) }
+    }
+    return try body()
 }

@@ -13,10 +13,13 @@ let commands: [Command] = [
     importCommand,
     pageCommand,
     statsCommand,
+    serveCommand,
     layoutCommand,
     benchStoreCommand,
     benchLayoutCommand,
     benchReplayCommand,
     benchLoadCommand,
     benchSweepCommand,
+    fuzzCommand,
+    benchHTTPCommand,
 ]

@@ -1,3 +1,4 @@
+import FeedResources
 import FeedStore
 import Foundation
 
@@ -8,7 +9,10 @@ func runMain(_ argv: [String], commands: [Command]) -> Int32 {
     let overview = """
         feedsim — a headless, deterministic paged feed simulator.
 
-        Usage: feedsim <command> [options]   (feedsim <command> --help for its options)
+        Usage: feedsim [--seeds DIR] <command> [options]   (feedsim <command> --help for its options)
+
+        The binary carries Schema/ and Seeds/; --seeds DIR reads presets, traces and datasets from DIR
+        instead, and FEEDSIM_ROOT=DIR reads both DIR/Schema and DIR/Seeds.
 
         Commands:
         """
@@ -27,6 +31,20 @@ func runMain(_ argv: [String], commands: [Command]) -> Int32 {
         }
     }
     var args = Array(argv.dropFirst())
+    // The one option before the command: where the seeds are read from, for the whole process.
+    if args.first == "--seeds" {
+        guard args.count >= 2, !args[1].hasPrefix("-") else {
+            printError("feedsim: --seeds needs a directory\nUsage: feedsim [--seeds DIR] <command> [options]")
+            return 64
+        }
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: args[1], isDirectory: &isDirectory), isDirectory.boolValue else {
+            printError("feedsim: --seeds: \(args[1]): directory not found")
+            return 1
+        }
+        ResourceDirectory.overrideSeeds(with: URL(fileURLWithPath: args[1], isDirectory: true))
+        args.removeFirst(2)
+    }
     if args.isEmpty || args == ["--help"] || args == ["-h"] || args == ["help"] {
         print(overview + "\n" + table(commands))
         return args.isEmpty ? 64 : 0

@@ -1,5 +1,6 @@
 import FeedLayout
 import FeedModel
+import FeedSimBenchmarks
 import Foundation
 
 /// `feedsim bench layout`: prepare time and rect-query time per layout at growing item counts,

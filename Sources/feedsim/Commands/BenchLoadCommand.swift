@@ -1,4 +1,5 @@
 import FeedLoad
+import FeedSimBenchmarks
 import Foundation
 
 let benchLoadCommand = Command(
@@ -35,6 +36,7 @@ let benchLoadCommand = Command(
             encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
             print(String(decoding: try encoder.encode(report), as: UTF8.self))
         } else {
+            print(ProcessSettings.summary)
             print(report.text)
         }
         return 0

@@ -1,4 +1,5 @@
 import FeedReplay
+import FeedSimBenchmarks
 import Foundation
 
 let benchReplayCommand = Command(

@@ -1,12 +1,15 @@
+import FeedPostgres
 import FeedStore
 import Foundation
 
 let importCommand = Command(
     name: "import",
     summary: "Import items from a JSON Lines, CSV or Wikimedia feed file (all or nothing).",
-    usage: "import --db PATH --feed NAME [--format jsonl|csv|wikimedia] FILE",
+    usage: "import --db PATH|URI --feed NAME [--format jsonl|csv|wikimedia] FILE",
     options: [
-        OptionSpec("--db", "PATH", accepts: .path, help: "SQLite database file (created when missing)."),
+        OptionSpec(
+            "--db", "PATH|URI", accepts: .path,
+            help: "SQLite database file (created when missing) or postgresql:// URI (COPY, one transaction)."),
         OptionSpec("--feed", .value, "NAME", help: "Feed to import into, created when missing."),
         OptionSpec(
             "--format", .value, "FORMAT",
@@ -41,19 +44,32 @@ let importCommand = Command(
         }
         // Parse everything before opening the database: a bad row writes nothing.
         let items = try ItemImporter.read(URL(fileURLWithPath: file), format: format)
-        let store = try StoreCommandSupport.openForWriting(path)
+        let database = try FeedDatabase.open(path, for: .create)
         let began = ContinuousClock.now
+        func duplicate(_ id: Int64) -> CommandFailure {
+            let positions = items.indices.filter { items[$0].id == id }
+            let index = positions.first.map { ", item \($0 + 1) of the file" } ?? ""
+            let where_ = positions.count > 1 ? "twice in the file" : "already in \(database.name)"
+            return CommandFailure(
+                "\(file)\(index): field 'id': item id \(id) is \(where_) (ids are unique across feeds); nothing imported")
+        }
         do {
-            try store.insert(items: items, feedNamed: feedName, shouldStop: Interruption.shared.shouldStop)
+            switch database {
+            case .sqlite(let store):
+                try store.insert(items: items, feedNamed: feedName, shouldStop: Interruption.shared.shouldStop)
+            case .postgres(let store):
+                try FeedDatabase.interruptible {
+                    try store.importItems(items, feedNamed: feedName, shouldStop: Interruption.shared.shouldStop)
+                }
+            }
         } catch StoreError.duplicateID(let id) {
-            let index = items.firstIndex { $0.id == id }.map { ", item \($0 + 1) of the file" } ?? ""
-            throw CommandFailure(
-                "\(file)\(index): field 'id': item id \(id) already exists in \(path) (ids are unique across feeds);"
-                    + " nothing imported")
+            throw duplicate(id)
+        } catch PostgresStoreError.duplicateID(let id) {
+            throw duplicate(id)
         }
         let seconds = StoreCommandSupport.seconds(since: began)
         print(
-            "imported \(items.count) items from \(file) into feed '\(feedName)' of \(path) in "
+            "imported \(items.count) items from \(file) into feed '\(feedName)' of \(database.name) in "
                 + String(format: "%.2f s", seconds))
         return 0
     }

@@ -1,4 +1,5 @@
 import FeedLayout
+import FeedModel
 import FeedStore
 import Foundation
 
@@ -7,8 +8,8 @@ let layoutCommand = Command(
     name: "layout",
     summary: "Lay out a feed and print the layout attributes of the elements in a rect.",
     usage: """
-        layout --kind KIND --count N --viewport WxH [--offset X,Y | --rect X,Y,W,H] [layout options] \
-        [--sizes FILE | --db PATH [--feed NAME]] [--target-offset X,Y [--velocity VX,VY]] [--json] [--svg FILE]
+        layout --layout KIND --count N --viewport WxH [--offset X,Y | --rect X,Y,W,H] [layout options] \
+        [--sizes FILE | --db PATH|URI [--feed NAME]] [--target-offset X,Y [--velocity VX,VY]] [--json] [--svg FILE]
         """,
     options: LayoutOptions.specs + [
         OptionSpec("--count", "N", accepts: .integer(0...LayoutOptions.maxCount), help: "Items to lay out (default: every line of --sizes)."),
@@ -22,7 +23,7 @@ let layoutCommand = Command(
             "--rect", "X,Y,W,H", accepts: .numbers(separator: ",", count: 4...4, each: -Double.greatestFiniteMagnitude...Double.greatestFiniteMagnitude),
             help: "Query this rect instead of the viewport (content coordinates; W, H ≥ 0)."),
         OptionSpec("--sizes", "FILE", accepts: .path, help: "Intrinsic sizes, CSV 'width,height' per line (default: --item-size or 100x100 for every item)."),
-        OptionSpec("--db", "PATH", accepts: .path, help: "Intrinsic sizes of the feed's items, newest first (--count of them, default all)."),
+        OptionSpec("--db", "PATH|URI", accepts: .path, help: "Intrinsic sizes of the feed's items, newest first (--count of them, default all)."),
         OptionSpec("--feed", .value, "NAME", help: "Feed of --db (default home)."),
         OptionSpec(
             "--target-offset", "X,Y", accepts: .numbers(separator: ",", count: 2...2, each: -Double.greatestFiniteMagnitude...Double.greatestFiniteMagnitude),
@@ -37,7 +38,7 @@ let layoutCommand = Command(
 )
 
 /// Intrinsic sizes of the first `count` items (all when `nil`) in feed order, walked by keyset pages.
-private func feedSizes(_ source: FeedPageSource, count: Int?) throws -> [Size] {
+private func feedSizes(_ source: any FeedBackend, count: Int?) throws -> [Size] {
     let pageSize = 1000
     var sizes: [Size] = []
     var page = try source.newest(limit: min(pageSize, max(count ?? pageSize, 1)))
@@ -62,8 +63,8 @@ private func feedSizes(_ source: FeedPageSource, count: Int?) throws -> [Size] {
         throw UsageError("give either --sizes or --db, not both")
     }
     if let dbPath = arguments.value("--db") {
-        let store = try openExistingStore(path: dbPath)
-        let source = store.pages(feed: try store.requireFeed(named: arguments.value("--feed") ?? "home"))
+        let source = try FeedDatabase.open(dbPath, for: .readOnly)
+            .backend(feedNamed: arguments.value("--feed") ?? "home")
         let count = try arguments.int("--count")
         sizes = try feedSizes(source, count: count)
     } else if let path = arguments.value("--sizes") {

@@ -8,7 +8,9 @@ enum LayoutOptions {
     /// The options that describe a layout (kind and parameters). One a kind does not read
     /// (``LayoutKind/parameters``) is a usage error naming the option and the layout.
     static let specs: [OptionSpec] = [
-        OptionSpec("--kind", .value, "KIND", help: "Layout: " + LayoutKind.allCases.map(\.rawValue).joined(separator: "|") + "."),
+        OptionSpec(
+            "--layout", .value, "LAYOUT", help: "Layout: " + LayoutKind.allCases.map(\.rawValue).joined(separator: "|") + "."),
+        OptionSpec("--kind", .value, "LAYOUT", help: "Old name of --layout, kept as an alias for now."),
         OptionSpec("--columns", "C", accepts: .integer(1...1_000), default: "3", help: "Columns of a grid or waterfall."),
         OptionSpec(
             "--item-size", "WxH", accepts: .numbers(separator: "x", count: 2...2, each: 1...LayoutOptions.maxLength),
@@ -50,13 +52,28 @@ enum LayoutOptions {
     /// (a million take some 15 s and 450 MB in a debug build; ten million, 150 s and 4.5 GB).
     static let maxCount = 1_000_000
 
-    /// The configuration the options describe. `--kind` falls back to `defaultKind`, or is required.
-    /// - Throws: ``UsageError`` when `--kind` is missing; ``CommandFailure`` naming the option for an unknown kind or a malformed value.
-    static func configuration(from arguments: ParsedArguments, defaultKind: LayoutKind? = nil) throws -> LayoutConfiguration {
-        let kindText = try defaultKind.map { arguments.value("--kind") ?? $0.rawValue } ?? arguments.required("--kind")
-        guard let kind = LayoutKind(rawValue: kindText) else {
-            throw CommandFailure("--kind: expected one of \(LayoutKind.allCases.map(\.rawValue).joined(separator: ", ")), got '\(kindText)'")
+    /// The layout `--layout` names (or its old alias `--kind`; an item's `kind` is its reuse
+    /// identifier), falling back to `defaultKind`, or required.
+    /// - Throws: ``UsageError`` when neither is given without a default, or both are given;
+    ///   ``CommandFailure`` naming the option for an unknown layout.
+    static func layoutKind(from arguments: ParsedArguments, defaultKind: LayoutKind?) throws -> LayoutKind {
+        let given = [("--layout", arguments.value("--layout")), ("--kind", arguments.value("--kind"))]
+            .compactMap { name, value in value.map { (name, $0) } }
+        if given.count > 1 { throw UsageError("--kind is the old name of --layout: give one of them") }
+        guard let (name, text) = given.first ?? defaultKind.map({ ("--layout", $0.rawValue) }) else {
+            throw UsageError("missing required option '--layout'")
         }
+        guard let kind = LayoutKind(rawValue: text) else {
+            throw CommandFailure(
+                "\(name): expected one of \(LayoutKind.allCases.map(\.rawValue).joined(separator: ", ")), got '\(text)'")
+        }
+        return kind
+    }
+
+    /// The configuration the options describe. `--layout` (alias `--kind`) falls back to `defaultKind`, or is required.
+    /// - Throws: ``UsageError`` when `--layout` is missing; ``CommandFailure`` naming the option for an unknown layout or a malformed value.
+    static func configuration(from arguments: ParsedArguments, defaultKind: LayoutKind? = nil) throws -> LayoutConfiguration {
+        let kind = try layoutKind(from: arguments, defaultKind: defaultKind)
         try rejectUnused(arguments, kind: kind)
         var configuration = LayoutConfiguration(kind: kind)
         if let columns = try arguments.int("--columns") { configuration.columns = columns }
@@ -97,7 +114,7 @@ enum LayoutOptions {
     /// - Throws: ``UsageError`` naming the first such option, the layout and what it does use.
     static func rejectUnused(_ arguments: ParsedArguments, kind: LayoutKind) throws {
         let used = Set(kind.parameters.map { "--" + $0 })
-        for spec in specs where spec.name != "--kind" && arguments.flag(spec.name) && !used.contains(spec.name) {
+        for spec in specs where spec.name != "--kind" && spec.name != "--layout" && arguments.flag(spec.name) && !used.contains(spec.name) {
             let uses = kind.parameters.isEmpty ? "no layout options" : kind.parameters.map { "--" + $0 }.joined(separator: ", ")
             throw UsageError("\(spec.name) is not used by the \(kind.rawValue) layout (\(kind.rawValue) uses \(uses))")
         }

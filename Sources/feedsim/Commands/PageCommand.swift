@@ -1,3 +1,4 @@
+import FeedHTTP
 import FeedModel
 import FeedStore
 import Foundation
@@ -5,26 +6,35 @@ import Foundation
 let pageCommand = Command(
     name: "page",
     summary: "Print one page of a feed by keyset cursor.",
-    usage: "page --db PATH [--feed NAME] [--after CURSOR | --before CURSOR] [--limit N] [--json]",
+    usage: "page --db PATH|URI | --source URL [--convention C] [--feed NAME] [--after CURSOR | --before CURSOR] [--limit N] "
+        + "[--json] [--walk [--max-pages N]]",
     options: [
-        OptionSpec("--db", "PATH", accepts: .path, help: "SQLite database file."),
+        OptionSpec("--db", "PATH|URI", accepts: .path, help: "SQLite database file or postgresql:// URI."),
         OptionSpec("--feed", .value, "NAME", help: "Feed (default: home, or the only feed)."),
         OptionSpec("--after", .value, "CURSOR", help: "Older items after this cursor (load more)."),
         OptionSpec("--before", .value, "CURSOR", help: "Newer items before this cursor (refresh)."),
         OptionSpec("--limit", "N", accepts: .integer(1...10_000), default: "20", help: "Items per page."),
         OptionSpec("--json", .flag, help: "Print the page as one JSON object."),
-    ],
+        OptionSpec(
+            "--walk", .flag,
+            help: "With --source: follow More to the end, checking every page; prints the items' count and the problems."),
+        OptionSpec(
+            "--max-pages", "N", accepts: .integer(1...10_000_000), default: "100000", help: "With --walk: stop after N pages."),
+    ] + SourceOptions.specs,
     run: { arguments in
-        let path = try arguments.required("--db")
         if arguments.value("--after") != nil && arguments.value("--before") != nil {
             throw UsageError("give --after or --before, not both")
         }
         try arguments.expectNoPositionals()
         let limit = try arguments.int("--limit") ?? 20
+        if let http = try SourceOptions.backend(arguments, feed: arguments.value("--feed") ?? "home") {
+            return try sourcePage(http, arguments: arguments, limit: limit)
+        }
+        if arguments.flag("--walk") { throw UsageError("--walk needs --source") }
+        let path = try arguments.required("--db")
         let after = try arguments.value("--after").map(parseCursor)
         let before = try arguments.value("--before").map(parseCursor)
-        let store = try StoreCommandSupport.openExisting(path)
-        let pages = store.pages(feed: try StoreCommandSupport.feed(arguments, in: store))
+        let pages = try FeedDatabase.open(path, for: .readOnly).backend(feedArgument: arguments.value("--feed"))
         let page: Page
         if let after {
             page = try pages.after(after, limit: limit)
@@ -41,6 +51,95 @@ let pageCommand = Command(
         return 0
     }
 )
+
+/// `page --source`: one page by the API's own cursors, or a checked walk of every page.
+private func sourcePage(_ http: HTTPFeedBackend, arguments: ParsedArguments, limit: Int) throws -> Int32 {
+    if arguments.flag("--walk") {
+        let maxPages = try arguments.int("--max-pages") ?? 100_000
+        let walk = try http.walk(pageSize: limit, maxPages: maxPages, start: arguments.value("--after"))
+        let audit = http.audit
+        if arguments.flag("--json") {
+            print(try StoreCommandSupport.json(WalkJSON(walk: walk, audit: audit, source: http.source)))
+        } else {
+            print("walked \(walk.items.count) items in \(walk.pages) pages (\(walk.ending)), \(walk.failedRequests) failed requests")
+            print(SourceOptions.auditText(http))
+        }
+        return audit.problemCount == 0 ? 0 : 2
+    }
+    let request: HTTPFeedBackend.PageRequest
+    if let token = arguments.value("--after") {
+        request = .after(nil, token)
+    } else if let token = arguments.value("--before") {
+        request = .before(nil, token)
+    } else {
+        request = .newest
+    }
+    let fetched: HTTPFeedBackend.FetchedPage
+    do {
+        fetched = try http.fetch(request, limit: limit)
+    } catch let error as HTTPSourceError {
+        throw CommandFailure(error.description)
+    }
+    if arguments.flag("--json") {
+        print(try StoreCommandSupport.json(SourcePageJSON(page: PageJSON(fetched.page), next: fetched.nextToken, prev: fetched.prevToken)))
+    } else {
+        print(describe(fetched.page, path: http.source, feedArgument: nil, commandPrefix: nil))
+        if let next = fetched.nextToken, fetched.page.hasMoreAfter { print("older: --after '\(next)'") }
+        if let prev = fetched.prevToken, fetched.page.hasMoreBefore { print("newer: --before '\(prev)'") }
+    }
+    if http.audit.problemCount > 0 { printError(SourceOptions.auditText(http)) }
+    return http.audit.problemCount == 0 ? 0 : 2
+}
+
+/// A page from an API with the API's cursors (`next_cursor`, `prev_cursor`) beside the keyset ones.
+struct SourcePageJSON: Encodable {
+    var page: PageJSON
+    var next: String?
+    var prev: String?
+
+    enum CodingKeys: String, CodingKey { case page, next = "next_cursor", prev = "prev_cursor" }
+
+    func encode(to encoder: any Encoder) throws {
+        try page.encode(to: encoder)
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(next, forKey: .next)
+        try container.encode(prev, forKey: .prev)
+    }
+}
+
+/// `page --walk --json`: counts, ending, problems, request times.
+struct WalkJSON: Encodable {
+    var source: String
+    var items: Int
+    var pages: Int
+    var failedRequests: Int
+    var ending: String
+    var requests: Int
+    var requestMsP50: Double
+    var requestMsP99: Double
+    var problems: [String: Int]
+    var examples: [SourceAudit.Example]
+
+    init(walk: SourceWalk, audit: SourceAudit, source: String) {
+        self.source = source
+        items = walk.items.count
+        pages = walk.pages
+        failedRequests = walk.failedRequests
+        ending = walk.ending
+        requests = audit.requestMs.count
+        requestMsP50 = audit.percentile(50)
+        requestMsP99 = audit.percentile(99)
+        problems = Dictionary(uniqueKeysWithValues: audit.counts.map { ($0.key.rawValue, $0.value) })
+        examples = audit.examples
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case source, items, pages, ending, requests, problems, examples
+        case failedRequests = "failed_requests"
+        case requestMsP50 = "request_ms_p50"
+        case requestMsP99 = "request_ms_p99"
+    }
+}
 
 private func parseCursor(_ text: String) throws -> Cursor {
     do {
@@ -101,7 +200,7 @@ struct PageJSON: Encodable {
 }
 
 /// A table of the page, then its cursors and the commands for the next pages.
-private func describe(_ page: Page, path: String, feedArgument: String?) -> String {
+private func describe(_ page: Page, path: String, feedArgument: String?, commandPrefix: String? = "feedsim page --db") -> String {
     func pad(_ text: String, _ width: Int) -> String {
         text + String(repeating: " ", count: max(0, width - text.count))
     }
@@ -119,11 +218,12 @@ private func describe(_ page: Page, path: String, feedArgument: String?) -> Stri
     let feed = feedArgument.map { " --feed \($0)" } ?? ""
     lines.append("")
     lines.append("has_more_before: \(page.hasMoreBefore)   has_more_after: \(page.hasMoreAfter)")
+    guard let commandPrefix else { return lines.joined(separator: "\n") }
     if let first = page.firstCursor, page.hasMoreBefore {
-        lines.append("newer: feedsim page --db \(path)\(feed) --before \(first.text)")
+        lines.append("newer: \(commandPrefix) \(path)\(feed) --before \(first.text)")
     }
     if let last = page.lastCursor, page.hasMoreAfter {
-        lines.append("older: feedsim page --db \(path)\(feed) --after \(last.text)")
+        lines.append("older: \(commandPrefix) \(path)\(feed) --after \(last.text)")
     }
     return lines.joined(separator: "\n")
 }

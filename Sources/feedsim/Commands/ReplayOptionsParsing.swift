@@ -10,7 +10,7 @@ enum ReplayOptionsParsing {
         OptionSpec("--initial-pages", "N", accepts: .integer(1...100), default: "3", help: "Pages loaded by Init (as Paging 3)."),
         OptionSpec(
             "--prefetch", .value, "D",
-            help: "More fires this close to the end: items:N | points:P | screens:S (default items:<page size>)."),
+            help: "More fires this close to the end: items:N (fewer than N items below the last visible, as Paging 3's prefetchDistance and react-window-infinite-loader's threshold; N ≥ 1) | points:P (at most P pt to the end) | screens:S (at most S viewports, as Texture's leadingScreensForBatching) (default items:<page size>)."),
         OptionSpec(
             "--max-loaded", "N", accepts: .integer(1...100_000_000), help: "Page dropping: keep at most N items loaded (default off)."),
         OptionSpec(
@@ -27,7 +27,11 @@ enum ReplayOptionsParsing {
             help: "Backend latency: fixed:MS | uniform:MIN,MAX | lognormal:MEDIAN,SIGMA | table:P=MS,... (default lognormal:120,0.5)."),
         OptionSpec(
             "--faults", .value, "SPEC", help: "Failures: error=P,timeout=P,timeout-ms=MS,outage=START-END (default none)."),
-        OptionSpec("--costs", .value, "SPEC", help: "Frame costs in ms: base=,layout=,create=,reuse=,bind= (default 2,3,6,1.5,1)."),
+        OptionSpec(
+            "--row-latency", .value, "MODEL",
+            help: "Row fetch latency, as --latency (default: the --latency model; rows and images often come from other servers)."),
+        OptionSpec("--row-faults", .value, "SPEC", help: "Row fetch failures, as --faults (default: the --faults model); a failed batch is asked again next frame."),
+        OptionSpec("--costs", .value, "SPEC", help: "Frame costs in ms: base=,layout=,create=,reuse=,bind= (default 1,1,3,0.5,0.5: a 120 Hz flagship phone; see CostModel)."),
         OptionSpec("--seed", "S", accepts: .seed, default: "1", help: "Seed of every random draw."),
     ]
 
@@ -58,9 +62,23 @@ enum ReplayOptionsParsing {
                 latency: try LatencyModel.parse(arguments.value("--latency") ?? "lognormal:120,0.5"),
                 faults: try FaultModel.parse(arguments.value("--faults") ?? "none"),
                 costs: try arguments.value("--costs").map(CostModel.parse) ?? CostModel(),
-                seed: try seed(arguments))
+                seed: try seed(arguments),
+                rowLatency: try arguments.value("--row-latency").map { text in
+                    try renamed("--row-latency") { try LatencyModel.parse(text) }
+                },
+                rowFaults: try arguments.value("--row-faults").map { text in
+                    try renamed("--row-faults") { try FaultModel.parse(text) }
+                })
         } catch let error as ModelParseError {
             throw CommandFailure(error.description)
+        }
+    }
+
+    /// Runs a model parser whose errors name the page option, naming `option` instead.
+    static func renamed<T>(_ option: String, _ parse: () throws -> T) throws -> T {
+        do { return try parse() } catch var error as ModelParseError {
+            error.option = option
+            throw error
         }
     }
 
@@ -99,8 +117,8 @@ enum ReplayOptionsParsing {
         }
         switch parts[0] {
         case "items":
-            guard value == value.rounded(), value <= 1_000_000 else {
-                throw CommandFailure("--prefetch: items must be a whole number in 0...1000000, got '\(parts[1])'")
+            guard value == value.rounded(), value >= 1, value <= 1_000_000 else {
+                throw CommandFailure("--prefetch: items must be a whole number in 1...1000000, got '\(parts[1])'")
             }
             return .items(Int(value))
         case "points": return .points(value)

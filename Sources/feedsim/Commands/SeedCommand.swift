@@ -1,12 +1,16 @@
+import FeedPostgres
 import FeedStore
 import Foundation
+import FeedResources
 
 let seedCommand = Command(
     name: "seed",
     summary: "Seed a feed with generated items from a preset (one transaction).",
-    usage: "seed --db PATH --preset NAME --count N [--seed S] [--feed NAME] [--start ISO8601]",
+    usage: "seed --db PATH|URI --preset NAME --count N [--seed S] [--feed NAME] [--start ISO8601] [--append | --replace]",
     options: [
-        OptionSpec("--db", "PATH", accepts: .path, help: "SQLite database file (created when missing)."),
+        OptionSpec(
+            "--db", "PATH|URI", accepts: .path,
+            help: "SQLite database file (created when missing) or postgresql:// URI (COPY, one transaction)."),
         OptionSpec("--preset", .value, "NAME", help: "Preset in Seeds/: photos, news, mixed."),
         OptionSpec("--count", "N", accepts: .integer(1...100_000_000), help: "Items to generate."),
         OptionSpec("--seed", "S", accepts: .seed, default: "1", help: "Random seed."),
@@ -14,6 +18,10 @@ let seedCommand = Command(
         OptionSpec(
             "--start", .value, "ISO8601",
             help: "Time before the first item, 1970-01-01 to 9999-12-31 (default 2026-01-01T00:00:00Z); items go forward from it."),
+        OptionSpec(
+            "--append", .flag,
+            help: "The feed has items: continue after the newest one (without it or --replace, a feed with items is refused)."),
+        OptionSpec("--replace", .flag, help: "The feed has items: delete them and seed afresh, in the same transaction."),
     ],
     run: { arguments in
         Interruption.shared.install()
@@ -36,18 +44,43 @@ let seedCommand = Command(
         let feedName = arguments.value("--feed") ?? "home"
         let preset = try Preset.named(presetName)  // before opening: a bad preset writes nothing
 
-        let store = try StoreCommandSupport.openForWriting(path)
-        var generator = ItemGenerator(preset: preset, seed: seed, start: start)
+        if arguments.flag("--append") && arguments.flag("--replace") {
+            throw UsageError("--append and --replace exclude each other")
+        }
+        let mode: Seeder.Mode = arguments.flag("--append") ? .append : arguments.flag("--replace") ? .replace : .intoEmpty
+        let database = try FeedDatabase.open(path, for: .create)
         let showProgress = standardErrorIsTerminal
+        let progress = { (done: Int) in
+            if showProgress { StoreCommandSupport.progressBar(done: done, total: count) }
+        }
         let began = ContinuousClock.now
-        let summary = try Seeder.seed(
-            store, feedNamed: feedName, generator: &generator, count: count,
-            progress: { done in if showProgress { StoreCommandSupport.progressBar(done: done, total: count) } },
-            shouldStop: Interruption.shared.shouldStop)
+        let items: Int
+        switch database {
+        case .sqlite(let store):
+            items = try Seeder.seed(
+                store, feedNamed: feedName, mode: mode, preset: preset, seed: seed, start: start, count: count,
+                progress: progress, shouldStop: Interruption.shared.shouldStop
+            ).items
+        case .postgres(let store):
+            let postgresMode: PostgresSeedMode = switch mode {
+            case .intoEmpty: .intoEmpty
+            case .append: .append
+            case .replace: .replace
+            }
+            items = try FeedDatabase.interruptible {
+                try store.seed(
+                    feedNamed: feedName, mode: postgresMode, count: count,
+                    makeGenerator: { newest in
+                        var generator = ItemGenerator(preset: preset, seed: seed, start: newest ?? start)
+                        return { generator.next() }
+                    }, progress: progress, shouldStop: Interruption.shared.shouldStop
+                ).items
+            }
+        }
         let seconds = StoreCommandSupport.seconds(since: began)
-        let rate = seconds > 0 ? Double(summary.items) / seconds : 0
+        let rate = seconds > 0 ? Double(items) / seconds : 0
         print(
-            "seeded \(summary.items) items into feed '\(feedName)' of \(path) in "
+            "seeded \(items) items into feed '\(feedName)' of \(database.name) in "
                 + String(format: "%.2f s (%.0f rows/s)", seconds, rate))
         return 0
     }

@@ -4,22 +4,22 @@ import Foundation
 let statsCommand = Command(
     name: "stats",
     summary: "Print items per feed and kind, each feed's time range and the schema version.",
-    usage: "stats --db PATH [--json]",
+    usage: "stats --db PATH|URI [--json]",
     options: [
-        OptionSpec("--db", "PATH", accepts: .path, help: "SQLite database file."),
+        OptionSpec("--db", "PATH|URI", accepts: .path, help: "SQLite database file or postgresql:// URI."),
         OptionSpec("--json", .flag, help: "Print one JSON object."),
     ],
     run: { arguments in
         let path = try arguments.required("--db")
         try arguments.expectNoPositionals()
-        let store = try StoreCommandSupport.openExisting(path)
-        let stats = try store.stats()
+        let database = try FeedDatabase.open(path, for: .readOnly)
+        let stats = try database.stats()
         if arguments.flag("--json") {
             print(try StoreCommandSupport.json(stats))
             return 0
         }
         var lines = [
-            "\(path): schema version \(stats.schemaVersion), \(stats.feeds.count) feed(s), \(stats.totalItems) items"
+            "\(database.name): schema version \(stats.schemaVersion), \(stats.feeds.count) feed(s), \(stats.totalItems) items"
         ]
         for feed in stats.feeds {
             var header = "feed \(feed.name): \(feed.items) items"

@@ -1,6 +1,7 @@
 import FeedLayout
 import FeedReplay
 import FeedReport
+import FeedResources
 import FeedStore
 import Foundation
 
@@ -70,7 +71,7 @@ let sweepCommand = Command(
         }
         // Everything is read and checked before the first replay runs.
         let traces = try tracePaths.map { try loadTrace(path: $0, format: arguments.value("--trace-format")) }
-        let store = try openExistingStore(path: dbPath)
+        let store = try StoreCommandSupport.openExisting(dbPath)
         for feed in Set(plan.runs.map(\.feed)).sorted() {
             _ = try store.requireFeed(named: feed)  // an unknown feed fails here (exit 1), before any replay
         }
@@ -80,9 +81,10 @@ let sweepCommand = Command(
         let figures = try Sweep.run(count: count, jobs: jobs) { job in
             let run = runs[job / traces.count]
             let trace = traces[job % traces.count]
-            let store = try ItemStore(path: dbPath)
+            let store = try StoreCommandSupport.openExisting(dbPath)  // one read-only connection per job
             let result = try ReplaySession.run(
-                trace: trace, store: store, feed: run.feed, layout: run.layout, options: run.options,
+                trace: trace, backend: store.pages(feed: try store.requireFeed(named: run.feed)), layout: run.layout,
+                options: run.options,
                 insertPreset: run.insertPreset)
             return SweepFigures(
                 report: result.report,

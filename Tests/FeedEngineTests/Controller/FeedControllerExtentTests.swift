@@ -101,11 +101,11 @@ import Testing
     }
 
     @Test func aPrependThatAddsNoExtentStallsTheTopUntilTheContentGrows() throws {
-        // A list of 100 pt items in a 400 pt viewport, More and prepends 100 pt from the ends,
+        // A list of 100 pt items in a 400 pt viewport, More and prepends 150 pt from the ends,
         // at most 8 items loaded (≥ Init 6 + one page 2).
         var feed = ControllerTestFeed(items: controllerTestItems(20, through: 1))
         var controller = try Self.make {
-            $0.prefetchDistance = .points(100)
+            $0.prefetchDistance = .points(150)
             $0.maxLoadedItems = 8
         }
         func list(offset: Double, content: Double, _ first: Int, _ last: Int) -> Viewport {
@@ -115,19 +115,20 @@ import Testing
         }
         let initial = try #require(onlyFetch(controller.start(now: 0)))
         _ = controller.pageArrived(initial, page: feed.newest(limit: 6), now: 10)
-        // 600 − (200 + 400) = 0 ≤ 100: More.
+        // 600 − (200 + 400) = 0 ≤ 150: More.
         let more = Request.expected(2, .bottom, .more, .after(controllerTestItem(15).cursor), limit: 2)
         #expect(
             controller.viewportChanged(list(offset: 200, content: 600, 2, 5), now: 11)
                 == [.fetch(more), .phaseChanged(from: .idle, to: .more)])
         _ = controller.pageArrived(more, page: feed.after(controllerTestItem(15).cursor, limit: 2), now: 20)
-        // 8 items, 800 pt; 800 − (400 + 400) = 0 ≤ 100: More.
+        // 8 items, 800 pt; 800 − (400 + 400) = 0 ≤ 150: More.
         let second = Request.expected(3, .bottom, .more, .after(controllerTestItem(13).cursor), limit: 2)
         #expect(
             controller.viewportChanged(list(offset: 400, content: 800, 4, 7), now: 21)
                 == [.fetch(second), .phaseChanged(from: .idle, to: .more)])
-        // 10 items > 8: the first page (20, 19) is dropped: first visible 4 − 2 = 2 > margin
-        // ⌈(100 / 400) × 4 visible⌉ = 1. The top becomes loadable.
+        // 10 items > 8: the first page (20, 19) is dropped: first visible 4 − 2 = 2 ≥ margin
+        // ⌈(150 / 400) × 4 visible⌉ = 2 (Paging 3 drops while itemsAfterDrop ≥ prefetchDistance).
+        // The top becomes loadable.
         #expect(
             controller.pageArrived(second, page: feed.after(controllerTestItem(13).cursor, limit: 2), now: 30)
                 == [
@@ -135,12 +136,13 @@ import Testing
                     .phaseChanged(from: .more, to: .idle),
                 ])
         #expect(controller.loadState(.top) == .idle)
-        // Anchored: offset 400 − 200 = 200, content 8 × 100 = 800; 800 − 600 = 200 > 100 and 200 > 100.
+        // Anchored: offset 400 − 200 = 200, content 8 × 100 = 800; 800 − 600 = 200 > 150 and 200 > 150.
         #expect(controller.viewportChanged(list(offset: 200, content: 800, 2, 5), now: 31) == [])
         // Four newer items arrive upstream, so the top is not the head after the prepend below.
         feed.insertNewer(4) { _ in 100 }
         #expect(controller.upstreamInserted(count: 4, now: 35) == [])
-        // Scrolled up to 100 ≤ 100: a prepend before item 18.
+        // Scrolled up to 100 ≤ 150: a prepend before item 18. (10 items then; the last page stays:
+        // (10 − 2) − 1 − 6 = 1 item would remain below the last visible one, fewer than 2.)
         let prepend = Request.expected(4, .top, .prepend, .before(controllerTestItem(18).cursor), limit: 2)
         #expect(
             controller.viewportChanged(list(offset: 100, content: 800, 1, 4), now: 40)
@@ -151,7 +153,7 @@ import Testing
             controller.pageArrived(prepend, page: page, now: 50)
                 == [.apply(.prepend(controllerTestItems(20, through: 19))), .phaseChanged(from: .prepend, to: .idle)])
         // The layout reports the same 800 pt at offset 100: the prepend added no extent, the top stalls
-        // (offset 100 ≤ 100 would otherwise fire the next prepend).
+        // (offset 100 ≤ 150 would otherwise fire the next prepend).
         #expect(controller.viewportChanged(list(offset: 100, content: 800, 3, 6), now: 51) == [])
         #expect(controller.viewportChanged(list(offset: 100, content: 800, 3, 6), now: 67) == [])
         #expect(controller.loadState(.top) == .idle)

@@ -62,9 +62,17 @@ import Testing
             for action in actions {
                 switch action {
                 case .fetch(let request):
+                    // One load per direction and generation: a More of an older generation is
+                    // abandoned by a Refresh (as Paging 3 cancels it) and may still be out.
                     #expect(
-                        !outstanding.contains { $0.direction == request.direction },
+                        !outstanding.contains { $0.direction == request.direction && $0.generation == request.generation },
                         "second \(request.direction) load in flight", sourceLocation: sourceLocation)
+                    #expect(
+                        !outstanding.contains {
+                            $0.direction == request.direction && $0.generation == controller.generation
+                                && $0.id != request.id
+                        },
+                        "a current \(request.direction) load was still the direction's", sourceLocation: sourceLocation)
                     outstanding.append(request)
                 case .apply(let change):
                     let request = try #require(answering, "apply without a page", sourceLocation: sourceLocation)

@@ -33,22 +33,83 @@ import Testing
         #expect(controller.loadState(.top) == .endReached)
     }
 
-    @Test func staleMoreFromBeforeARefreshIsDroppedAndTheBottomLoadsAgainInTheNewGeneration() throws {
+    @Test func moreInFlightAtARefreshIsAbandonedAtOnceAndItsAnswerDroppedWhenItLands() throws {
+        // Paging 3 cancels the old generation's loads on invalidation (PageFetcher.refresh closes the
+        // old PageFetcherSnapshot; an old load that still completes is skipped by `insert`'s generation
+        // check). The bottom is idle at the pull, so the new generation's More starts at once.
         let feed = ControllerTestFeed(items: controllerTestItems(20, through: 1))
         var controller = try make(feed, { _ in })
         let more = try #require(onlyFetch(controller.viewportChanged(viewport(0, 5, 6), now: 20)))
         #expect(more.generation == 0)
+        #expect(controller.phase == .more)
         let refresh = Request.expected(3, .top, .refresh, .newest, limit: 2, generation: 1)
-        #expect(
-            controller.pullReleased(distance: 60, now: 21) == [.fetch(refresh), .phaseChanged(from: .more, to: .refresh)])
-        #expect(controller.inFlightCount == 2)
         let again = Request.expected(4, .bottom, .more, .after(controllerTestItem(15).cursor), limit: 2, generation: 1)
         #expect(
+            controller.pullReleased(distance: 60, now: 21)
+                == [.fetch(refresh), .fetch(again), .phaseChanged(from: .more, to: .refresh)])
+        #expect(controller.loadState(.bottom) == .loading(again))
+        #expect(controller.counters.abandoned == 1)
+        #expect(controller.counters.staleDropped == 0)
+        // Refresh, the new More and the abandoned one are in flight; two are the controller's.
+        #expect(controller.inFlightCount == 3)
+        #expect(controller.activeRequestCount == 2)
+        // The old answer lands: dropped and counted, nothing else changes.
+        #expect(
             controller.pageArrived(more, page: feed.after(controllerTestItem(15).cursor, limit: 2), now: 30)
-                == [.dropStale(more), .fetch(again)])
+                == [.dropStale(more)])
         #expect(controller.items.count == 6)
         #expect(controller.counters.staleDropped == 1)
         #expect(controller.counters.morePages == 0)
+        #expect(controller.inFlightCount == 2)
+        #expect(controller.loadState(.bottom) == .loading(again))
+        #expect(controller.phase == .refresh)
+        // A second delivery of the same old answer is still stale (not the bottom's request).
+        #expect(controller.pageArrived(more, page: feed.after(controllerTestItem(15).cursor, limit: 2), now: 31)
+            == [.dropStale(more)])
+        #expect(controller.counters.staleDropped == 2)
+        // The new generation's More is accepted.
+        #expect(
+            controller.pageArrived(again, page: feed.after(controllerTestItem(15).cursor, limit: 2), now: 40)
+                == [.apply(.append(controllerTestItems(14, through: 13)))])
+        #expect(controller.counters.morePages == 1)
+        #expect(controller.phase == .refresh)
+    }
+
+    @Test func moreInFlightAtARefreshOutsideThePrefetchDistanceLeavesTheBottomIdle() throws {
+        // Far from the end at the pull: the old More is abandoned and no new one is needed; the phase
+        // goes from more to refresh and, when the refresh lands, to idle, while the old More is still out.
+        var feed = ControllerTestFeed(items: controllerTestItems(20, through: 1))
+        var controller = try make(feed, { _ in })
+        let more = try #require(onlyFetch(controller.viewportChanged(viewport(0, 5, 6), now: 20)))
+        #expect(controller.viewportChanged(viewport(0, 1, 6), now: 21) == [])
+        let refresh = Request.expected(3, .top, .refresh, .newest, limit: 2, generation: 1)
+        #expect(
+            controller.pullReleased(distance: 60, now: 22) == [.fetch(refresh), .phaseChanged(from: .more, to: .refresh)])
+        #expect(controller.loadState(.bottom) == .idle)
+        feed.items.insert(controllerTestItem(21), at: 0)
+        #expect(
+            controller.pageArrived(refresh, page: feed.newest(limit: 2), now: 30)
+                == [.apply(.prepend([controllerTestItem(21)])), .phaseChanged(from: .refresh, to: .idle)])
+        #expect(controller.inFlightCount == 1)
+        #expect(controller.activeRequestCount == 0)
+        #expect(controller.pageArrived(more, page: feed.after(controllerTestItem(15).cursor, limit: 2), now: 40)
+            == [.dropStale(more)])
+        #expect(controller.inFlightCount == 0)
+        #expect(controller.counters.staleDropped == 1)
+        #expect(controller.counters.abandoned == 1)
+        #expect(controller.items.map(\.id) == [21, 20, 19, 18, 17, 16, 15])
+    }
+
+    @Test func failureOfAnAbandonedMoreIsDroppedNotRetried() throws {
+        let feed = ControllerTestFeed(items: controllerTestItems(20, through: 1))
+        var controller = try make(feed, { _ in })
+        let more = try #require(onlyFetch(controller.viewportChanged(viewport(0, 5, 6), now: 20)))
+        #expect(controller.viewportChanged(viewport(0, 1, 6), now: 21) == [])
+        _ = controller.pullReleased(distance: 60, now: 22)
+        #expect(controller.pageFailed(more, error: "boom", now: 30) == [.dropStale(more)])
+        #expect(controller.counters.failures == 0)
+        #expect(controller.counters.staleDropped == 1)
+        #expect(controller.loadState(.bottom) == .idle)
     }
 
     @Test func gapIsFilledWithBeforePagesAndMergedInOneChange() throws {

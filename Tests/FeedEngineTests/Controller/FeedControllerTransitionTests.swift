@@ -63,7 +63,7 @@ import Testing
     @Test func shortContentFiresMoreWithoutScrollingAndCoalescesRepeatedTriggers() throws {
         let feed = ControllerTestFeed(items: controllerTestItems(20, through: 1))
         var controller = try Self.loaded(feed)
-        // 6 items × 100 pt = 600 pt of content in an 800 pt viewport: all 6 visible, 6 − 1 − 5 = 0 ≤ 2 items.
+        // 6 items × 100 pt = 600 pt of content in an 800 pt viewport: all 6 visible, 6 − 1 − 5 = 0 < 2 items.
         let more = Request.expected(2, .bottom, .more, .after(controllerTestItem(15).cursor), limit: 2)
         let shortViewport = FeedController.Viewport(
             contentOffset: 0, viewportLength: 800, contentLength: 600, firstVisibleIndex: 0, lastVisibleIndex: 5)
@@ -84,12 +84,14 @@ import Testing
     @Test func moreFiresAtThePrefetchDistanceAndNotBefore() throws {
         let feed = ControllerTestFeed(items: controllerTestItems(20, through: 1))
         var controller = try Self.loaded(feed)
-        // Last visible 2 of 6: 6 − 1 − 2 = 3 items below > 2.
+        // Paging 3's rule (PageFetcherSnapshot): a load when fewer than prefetchDistance items remain.
+        // Last visible 2 of 6: 6 − 1 − 2 = 3 items below; last visible 3: 2 below, not fewer than 2.
         #expect(controller.viewportChanged(Self.viewport(0, 2, count: 6), now: 20) == [])
-        // Last visible 3: 6 − 1 − 3 = 2 ≤ 2.
+        #expect(controller.viewportChanged(Self.viewport(0, 3, count: 6), now: 21) == [])
+        // Last visible 4: 6 − 1 − 4 = 1 < 2.
         let more = Request.expected(2, .bottom, .more, .after(controllerTestItem(15).cursor), limit: 2)
         #expect(
-            controller.viewportChanged(Self.viewport(0, 3, count: 6), now: 21)
+            controller.viewportChanged(Self.viewport(0, 4, count: 6), now: 22)
                 == [.fetch(more), .phaseChanged(from: .idle, to: .more)])
     }
 

@@ -38,17 +38,13 @@ public struct ChromeTraceImporter: Sendable {
     static let wheelName = "InputHandlerProxy::handle_input wheel scroll"
 
     /// Parses and converts a Chrome trace.
-    /// - Throws: ``TraceError/unusable(file:reason:)`` when the data is not JSON or not a trace, or
+    /// - Throws: ``TraceError/syntax(file:line:column:reason:)`` when the data is not JSON;
+    ///   ``TraceError/unusable(file:reason:)`` when it is not a trace, or
     ///   holds no usable input; ``TraceError/malformedEvent(file:index:field:reason:)`` naming the
     ///   0-based index in `traceEvents` and the field (`ts`, `args.deltaY`, ...) of a bad input event.
     /// - Complexity: O(n log n) in the number of trace events (sorting by `ts`).
     public func importTrace(from data: Data, file: String) throws(TraceError) -> Trace {
-        let root: Any
-        do {
-            root = try JSONSerialization.jsonObject(with: data)
-        } catch {
-            throw .unusable(file: file, reason: "not JSON (\(error.localizedDescription))")
-        }
+        let root = try TraceInput.json(data, file: file)
         let list: [Any]
         if let array = root as? [Any] {
             list = array
@@ -87,30 +83,33 @@ public struct ChromeTraceImporter: Sendable {
                 ? "no wheel scroll events ('\(Self.wheelName)'); touch drags need a drag speed"
                 : "no wheel scroll or gesture scroll events")
         }
-        var events: [TraceEvent] = []
+        var builder = TraceBuilder(file: file, fieldNames: ["t": "ts", "dx": "args.deltaX", "dy": "args.deltaY"])
         var lastGesture: Double?
         for item in inputs {
             let t = (item.ts - origin) / 1000
+            guard t <= Trace.maximumDurationMilliseconds else {
+                throw .malformedEvent(
+                    file: file, index: item.index, field: "ts",
+                    reason: "\(item.ts) µs is more than 24 h after the first input event (the maximum trace duration)")
+            }
             switch item.input {
             case let .wheel(dx, dy):
-                events.append(TraceEvent(t: t, .wheel(dx: dx, dy: dy)))
+                builder.append(TraceEvent(t: t, .wheel(dx: dx, dy: dy)), from: .event(item.index))
             case .scrollBegin:
                 lastGesture = t
             case .scrollUpdate:
                 let dy = (dragSpeed ?? 0) * (t - (lastGesture ?? t)) / 1000
                 lastGesture = t
-                if dy > 0 { events.append(TraceEvent(t: t, .wheel(dx: 0, dy: dy))) }
+                if dy > 0 { builder.append(TraceEvent(t: t, .wheel(dx: 0, dy: dy)), from: .event(item.index)) }
             }
         }
-        events.append(TraceEvent(t: events.last?.t ?? 0, .end))
+        builder.append(TraceEvent(t: builder.last?.t ?? 0, .end), from: builder.lastOrigin ?? .event(inputs[0].index))
         let name = file.split(separator: "/").last.map(String.init) ?? file
         var source = "chrome:\(name)"
-        if let dragSpeed { source += " drag-speed=\(TraceNumberFormat.format(dragSpeed))pt/s" }
-        let trace = Trace(
+        if let dragSpeed { source += " drag-speed=\(TraceNumberFormat.describe(dragSpeed))pt/s" }
+        return try builder.trace(
             header: TraceHeader(viewport: viewport, screenScale: screenScale, refreshRate: refreshRate, source: source),
-            events: events)
-        try trace.validate(file: file)
-        return trace
+            headerOrigin: .event(inputs[0].index))
     }
 
     private func number(_ event: [String: Any], _ key: String, _ index: Int, _ file: String) throws(TraceError) -> Double {

@@ -75,6 +75,13 @@ public struct EvemuImporter: Sendable {
         else {
             throw .unusable(file: file, reason: "no x/y axis ranges (A: lines); give them (--axis-x MIN:MAX --axis-y MIN:MAX)")
         }
+        for (name, range) in [("x", rangeX), ("y", rangeY)]
+        where !(EvemuRecording.AxisRange.limits.contains(range.minimum) && EvemuRecording.AxisRange.limits.contains(range.maximum)
+            && range.minimum < range.maximum)
+        {
+            throw .unusable(file: file, reason: "\(name) axis range \(range.minimum):\(range.maximum) is not MIN < MAX within 32-bit integers")
+        }
+        // Within 32 bits, so the extents (at most 2^32) cannot overflow.
         let extentX = Double(rangeX.maximum - rangeX.minimum + 1)
         let extentY = Double(rangeY.maximum - rangeY.minimum + 1)
         let viewport = viewport ?? Size(width: extentX, height: extentY)
@@ -98,25 +105,26 @@ public struct EvemuImporter: Sendable {
         }
         func ms(_ frame: EvemuRecording.Frame) -> Double { Double(frame.microseconds) / 1000 }
 
-        var events: [TraceEvent] = []
+        var builder = TraceBuilder(file: file, fieldNames: ["t": "time", "x": "value", "y": "value", "dx": "value", "dy": "value"])
+        let lines = recording.frameLines.count == recording.frames.count ? recording.frameLines : recording.frames.map { _ in 1 }
         var previous: [EvemuRecording.Contact] = []
         if isTouchpad {
             let sign = naturalScrolling ? -1.0 : 1.0
-            for frame in recording.frames {
+            for (frame, line) in zip(recording.frames, lines) {
                 defer { previous = frame.contacts }
                 guard frame.contacts.count >= 2, frame.contacts.map(\.slot) == previous.map(\.slot) else { continue }
                 let now = mean(frame.contacts), before = mean(previous)
                 let dx = sign * (now.x - before.x) * scaleX, dy = sign * (now.y - before.y) * scaleY
-                if dx != 0 || dy != 0 { events.append(TraceEvent(t: ms(frame), .wheel(dx: dx, dy: dy))) }
+                if dx != 0 || dy != 0 { builder.append(TraceEvent(t: ms(frame), .wheel(dx: dx, dy: dy)), from: .line(line)) }
             }
         } else {
             // The virtual finger = mean + shift; the shift changes only when the set of fingers does.
             var shift = (x: 0.0, y: 0.0)
             var finger = Point.zero
-            for frame in recording.frames {
+            for (frame, line) in zip(recording.frames, lines) {
                 defer { previous = frame.contacts }
                 guard !frame.contacts.isEmpty else {
-                    if !previous.isEmpty { events.append(TraceEvent(t: ms(frame), .touchUp(finger))) }
+                    if !previous.isEmpty { builder.append(TraceEvent(t: ms(frame), .touchUp(finger)), from: .line(line)) }
                     continue
                 }
                 let m = mean(frame.contacts)
@@ -128,15 +136,14 @@ public struct EvemuImporter: Sendable {
                 }
                 finger = Point(x: (m.x + shift.x - Double(rangeX.minimum)) * scaleX,
                                y: (m.y + shift.y - Double(rangeY.minimum)) * scaleY)
-                events.append(TraceEvent(t: ms(frame), previous.isEmpty ? .touchDown(finger) : .touchMove(finger)))
+                builder.append(
+                    TraceEvent(t: ms(frame), previous.isEmpty ? .touchDown(finger) : .touchMove(finger)), from: .line(line))
             }
             if !previous.isEmpty, let last = recording.frames.last {
-                events.append(TraceEvent(t: ms(last), .touchUp(finger)))
+                builder.append(TraceEvent(t: ms(last), .touchUp(finger)), from: .line(lines.last ?? 1))
             }
         }
-        events.append(TraceEvent(t: recording.frames.last.map(ms) ?? 0, .end))
-        let trace = Trace(header: header, events: events)
-        try trace.validate(file: file)
-        return trace
+        builder.append(TraceEvent(t: recording.frames.last.map(ms) ?? 0, .end), from: .line(lines.last ?? 1))
+        return try builder.trace(header: header, headerOrigin: .line(1))
     }
 }

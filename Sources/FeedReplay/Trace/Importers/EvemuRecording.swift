@@ -7,8 +7,12 @@
 /// (zero-padded in newer captures: `0547`, `-001`); `#` starts a comment. Codes are from the
 /// kernel's `input-event-codes.h` and the multi-touch protocol B (`Documentation/input/multi-touch-protocol.rst`).
 public struct EvemuRecording: Sendable {
-    /// An absolute axis range in device units, both ends inclusive.
+    /// An absolute axis range in device units, both ends inclusive. The kernel keeps axis values
+    /// in 32 bits (`struct input_absinfo`, `__s32`), so readers accept ends within ``limits``.
     public struct AxisRange: Equatable, Sendable {
+        /// The values an axis end (and an event value) may take: the kernel's `__s32`.
+        public static let limits = Int(Int32.min)...Int(Int32.max)
+
         public var minimum: Int
         public var maximum: Int
         public init(minimum: Int, maximum: Int) {
@@ -42,6 +46,8 @@ public struct EvemuRecording: Sendable {
     public var hasTouchpadToolKeys: Bool
     /// One frame per `SYN_REPORT` line, in file order.
     public var frames: [Frame]
+    /// The 1-based line of each frame's `SYN_REPORT`, parallel to ``frames``.
+    public var frameLines: [Int]
 
     /// Event codes used here (kernel `input-event-codes.h`).
     enum Code {
@@ -68,10 +74,11 @@ public struct EvemuRecording: Sendable {
         var isDirect: Bool?
         var raw: [(line: Int, micros: Int64, type: Int, code: Int, value: Int)] = []
         var lineNumber = 0
-        for rawLine in text.split(separator: "\n", omittingEmptySubsequences: false) {
+        var firstMicros: Int64?
+        for rawLine in TraceInput.lines(text) {
             lineNumber += 1
             let line = rawLine.prefix { $0 != "#" }
-            let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\r" })
+            let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
             guard let prefix = words.first else { continue }
             func fail(_ field: String, _ reason: String) -> TraceError {
                 .malformed(file: file, line: lineNumber, field: field, reason: reason)
@@ -85,8 +92,12 @@ public struct EvemuRecording: Sendable {
             case "A:":
                 guard words.count >= 4 else { throw fail("A", "expected 'A: <code> <min> <max> ...'") }
                 guard let code = Int(words[1], radix: 16) else { throw fail("code", "not a hex code: '\(words[1])'") }
-                guard let minimum = Int(words[2]) else { throw fail("min", "not an integer: '\(words[2])'") }
-                guard let maximum = Int(words[3]) else { throw fail("max", "not an integer: '\(words[3])'") }
+                guard let minimum = Int(words[2]), AxisRange.limits.contains(minimum) else {
+                    throw fail("min", "not a 32-bit integer: '\(words[2])'")
+                }
+                guard let maximum = Int(words[3]), AxisRange.limits.contains(maximum) else {
+                    throw fail("max", "not a 32-bit integer: '\(words[3])'")
+                }
                 guard maximum > minimum else { throw fail("max", "range \(minimum)...\(maximum) is empty") }
                 axes[code] = AxisRange(minimum: minimum, maximum: maximum)
             case "E:":
@@ -94,12 +105,19 @@ public struct EvemuRecording: Sendable {
                 guard let micros = Self.microseconds(words[1]) else { throw fail("time", "not a time in seconds: '\(words[1])'") }
                 guard let type = Int(words[2], radix: 16) else { throw fail("type", "not a hex type: '\(words[2])'") }
                 guard let code = Int(words[3], radix: 16) else { throw fail("code", "not a hex code: '\(words[3])'") }
-                guard let value = Int(words[4]) else { throw fail("value", "not an integer: '\(words[4])'") }
+                guard let value = Int(words[4]), AxisRange.limits.contains(value) else {
+                    throw fail("value", "not a 32-bit integer: '\(words[4])'")
+                }
                 if let last = raw.last, micros < last.micros {
                     throw fail("time", "time goes backwards (\(words[1]) s)")
                 }
+                let origin = firstMicros ?? micros
+                firstMicros = origin
+                guard micros - origin <= Int64(Trace.maximumDurationMilliseconds) * 1000 else {
+                    throw fail("time", "\(words[1]) s is more than 24 h after the first event (the maximum trace duration)")
+                }
                 if type == Code.evSyn, code == Code.synMTReport {
-                    throw TraceError.unusable(file: file, reason: "multi-touch protocol A (SYN_MT_REPORT, line \(lineNumber)) is not supported")
+                    throw fail("code", "multi-touch protocol A (SYN_MT_REPORT) is not supported")
                 }
                 raw.append((lineNumber, micros, type, code, value))
             case "I:", "B:", "L:", "S:":
@@ -115,6 +133,7 @@ public struct EvemuRecording: Sendable {
         var slots: [Int: (id: Int, x: Int, y: Int)] = [:]
         var touch = (down: false, x: 0, y: 0)
         var frames: [Frame] = []
+        var frameLines: [Int] = []
         var toolKeys = false
         for event in raw {
             switch (event.type, event.code) {
@@ -124,6 +143,7 @@ public struct EvemuRecording: Sendable {
                         .sorted { $0.slot < $1.slot }
                     : (touch.down ? [Contact(slot: 0, x: touch.x, y: touch.y)] : [])
                 frames.append(Frame(microseconds: event.micros - first.micros, contacts: contacts))
+                frameLines.append(event.line)
             case (Code.evAbs, Code.mtSlot): slot = event.value
             case (Code.evAbs, Code.mtTrackingID): slots[slot, default: (-1, 0, 0)].id = event.value
             case (Code.evAbs, Code.mtPositionX): slots[slot, default: (-1, 0, 0)].x = event.value
@@ -140,6 +160,7 @@ public struct EvemuRecording: Sendable {
         self.isDirect = isDirect
         self.hasTouchpadToolKeys = toolKeys
         self.frames = frames
+        self.frameLines = frameLines
     }
 
     /// `"1358916661.266155"` → microseconds, exactly (a `Double` would round at this magnitude).

@@ -34,17 +34,15 @@ public struct RRWebImporter: Sendable {
     ///   index and the field (`timestamp`, `data.x`, `data.width`, ...).
     /// - Complexity: O(n) in the number of events.
     public func importTrace(from data: Data, file: String) throws(TraceError) -> Trace {
-        let root: Any
-        do {
-            root = try JSONSerialization.jsonObject(with: data)
-        } catch {
-            throw .unusable(file: file, reason: "not JSON (\(error.localizedDescription))")
-        }
+        let root = try TraceInput.json(data, file: file)
         guard let list = root as? [Any] else { throw .unusable(file: file, reason: "not an rrweb recording: expected a JSON array of events") }
 
         var viewport: Size?
+        var viewportIndex = 0
         var target = scrollTarget
-        var events: [TraceEvent] = []
+        var builder = TraceBuilder(
+            file: file,
+            fieldNames: ["t": "timestamp", "x": "data.x", "y": "data.y", "width": "data.width", "height": "data.height"])
         var origin: Double?
         var lastTimestamp = -Double.infinity
         for (index, element) in list.enumerated() {
@@ -52,7 +50,7 @@ public struct RRWebImporter: Sendable {
                 .malformedEvent(file: file, index: index, field: field, reason: reason)
             }
             guard let event = element as? [String: Any] else { throw fail("(event)", "not an object") }
-            guard let type = (event["type"] as? NSNumber)?.intValue else { throw fail("type", "missing or not a number") }
+            guard let type = TraceInput.integer(event["type"]) else { throw fail("type", "missing or not an integer") }
             guard let timestamp = (event["timestamp"] as? NSNumber)?.doubleValue, timestamp.isFinite else {
                 throw fail("timestamp", "missing or not a finite number")
             }
@@ -60,6 +58,9 @@ public struct RRWebImporter: Sendable {
             lastTimestamp = timestamp
             let t = timestamp - (origin ?? timestamp)
             origin = origin ?? timestamp
+            guard t <= Trace.maximumDurationMilliseconds else {
+                throw fail("timestamp", "\(timestamp) ms is more than 24 h after the first event (the maximum trace duration)")
+            }
             let payload = event["data"] as? [String: Any]
             func value(_ key: String) throws(TraceError) -> Double {
                 guard let payload else { throw fail("data", "missing or not an object") }
@@ -77,24 +78,26 @@ public struct RRWebImporter: Sendable {
             switch type {
             case 4:
                 let new = try size()
-                if viewport == nil { viewport = new } else { events.append(TraceEvent(t: t, .resize(new))) }
+                if viewport == nil { viewport = new; viewportIndex = index } else { builder.append(from: .event(index), TraceEvent(t: t, .resize(new))) }
             case 2:
-                if target == nil, let node = payload?["node"] as? [String: Any], let id = (node["id"] as? NSNumber)?.intValue {
+                if target == nil, let node = payload?["node"] as? [String: Any], let id = TraceInput.integer(node["id"]) {
                     target = id
                 }
             case 3:
                 let source = try value("source")
                 switch source {
                 case 3:
-                    let id = Int(try value("id"))
+                    guard let id = TraceInput.integer(payload?["id"]) else {
+                        throw fail("data.id", "missing or not an integer node id")
+                    }
                     let point = Point(x: try value("x"), y: try value("y"))
                     if target == nil { target = id }
-                    if id == target { events.append(TraceEvent(t: t, .offset(point))) }
+                    if id == target { builder.append(from: .event(index), TraceEvent(t: t, .offset(point))) }
                 case 4:
                     let new = try size()
-                    if viewport == nil { viewport = new } else { events.append(TraceEvent(t: t, .resize(new))) }
+                    if viewport == nil { viewport = new; viewportIndex = index } else { builder.append(from: .event(index), TraceEvent(t: t, .resize(new))) }
                 case 2 where try value("type") == 2:
-                    events.append(TraceEvent(t: t, .tap(Point(x: try value("x"), y: try value("y")))))
+                    builder.append(from: .event(index), TraceEvent(t: t, .tap(Point(x: try value("x"), y: try value("y")))))
                 default:
                     continue
                 }
@@ -106,12 +109,10 @@ public struct RRWebImporter: Sendable {
         guard let viewport = viewport ?? self.viewport else {
             throw .unusable(file: file, reason: "no Meta event (type 4) with the viewport size; give one (--viewport WxH)")
         }
-        events.append(TraceEvent(t: lastTimestamp - origin, .end))
+        builder.append(from: builder.lastOrigin ?? .event(list.count - 1), TraceEvent(t: lastTimestamp - origin, .end))
         let name = file.split(separator: "/").last.map(String.init) ?? file
-        let trace = Trace(
+        return try builder.trace(
             header: TraceHeader(viewport: viewport, screenScale: screenScale, refreshRate: refreshRate, source: "rrweb:\(name)"),
-            events: events)
-        try trace.validate(file: file)
-        return trace
+            headerOrigin: .event(viewportIndex))
     }
 }

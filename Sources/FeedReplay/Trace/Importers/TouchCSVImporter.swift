@@ -60,10 +60,11 @@ public struct TouchCSVImporter: Sendable {
         var gesture: String?
     }
 
-    /// Parses and converts a touch CSV.
+    /// Parses and converts a touch CSV (LF or CR LF line ends; a leading byte-order mark is skipped).
     /// - Throws: ``TraceError/malformed(file:line:field:reason:)`` naming the 1-based line and the
     ///   column (a missing column is reported on line 1): unknown action, a number that is not
-    ///   finite, `MOVE`/`UP` outside a touch, time going backwards inside a gesture;
+    ///   finite, `MOVE`/`UP` outside a touch, time going backwards inside a gesture, a column named
+    ///   twice, a row more than 24 h into the trace;
     ///   ``TraceError/unusable(file:reason:)`` when there are no rows.
     /// - Complexity: O(n) in the length of `text`.
     public func importTrace(from text: String, file: String) throws(TraceError) -> Trace {
@@ -106,40 +107,55 @@ public struct TouchCSVImporter: Sendable {
         let continuous = zip(rows, rows.dropFirst()).allSatisfy { $0.time <= $1.time }
         let keepClock = pause == nil && continuous
 
-        var events: [TraceEvent] = []
+        var builder = TraceBuilder(file: file, fieldNames: ["t": "t_ms", "dy": "axis_scroll"])
         var nextStart = 0.0
         for gesture in gestures {
             let base: Double = keepClock ? rows[0].time : gesture[0].time - nextStart
             for row in gesture {
                 let t = row.time - base
-                let point = Point(x: row.x / pixelsPerPoint, y: row.y / pixelsPerPoint)
-                switch row.action {
-                case .down: events.append(TraceEvent(t: t, .touchDown(point)))
-                case .move: events.append(TraceEvent(t: t, .touchMove(point)))
-                case .up: events.append(TraceEvent(t: t, .touchUp(point)))
-                case .scroll: events.append(TraceEvent(t: t, .wheel(dx: 0, dy: -row.scroll * rotaryPointsPerStep)))
+                guard t <= Trace.maximumDurationMilliseconds else {
+                    throw .malformed(
+                        file: file, line: row.line, field: "t_ms",
+                        reason: "the row falls \(TraceNumberFormat.describe(t)) ms into the trace, past the maximum trace duration of 24 h (86400000 ms)")
                 }
+                let point = Point(x: row.x / pixelsPerPoint, y: row.y / pixelsPerPoint)
+                let event: TraceEvent.Kind
+                switch row.action {
+                case .down: event = .touchDown(point)
+                case .move: event = .touchMove(point)
+                case .up: event = .touchUp(point)
+                case .scroll: event = .wheel(dx: 0, dy: -row.scroll * rotaryPointsPerStep)
+                }
+                builder.append(TraceEvent(t: t, event), from: .line(row.line))
             }
-            nextStart = (events.last?.t ?? 0) + (pause ?? Self.defaultPause)
+            nextStart = (builder.last?.t ?? 0) + (pause ?? Self.defaultPause)
         }
-        if touching, let last = events.last {
-            guard case .touchMove(let point) = last.kind else { preconditionFailure("an open touch ends in DOWN or MOVE") }
-            events.append(TraceEvent(t: last.t, .touchUp(point)))
+        let lastOrigin = builder.lastOrigin ?? .line(1)
+        if touching, let last = builder.last {
+            // The file ends with a finger down (its last row a DOWN or a MOVE): lift it where it is.
+            switch last.kind {
+            case .touchDown(let point), .touchMove(let point):
+                builder.append(TraceEvent(t: last.t, .touchUp(point)), from: lastOrigin)
+            default:
+                break
+            }
         }
-        events.append(TraceEvent(t: events.last?.t ?? 0, .end))
+        builder.append(TraceEvent(t: builder.last?.t ?? 0, .end), from: lastOrigin)
         let name = file.split(separator: "/").last.map(String.init) ?? file
-        let trace = Trace(
+        return try builder.trace(
             header: TraceHeader(viewport: viewport, screenScale: screenScale, refreshRate: refreshRate, source: "touch-csv:\(name)"),
-            events: events)
-        try trace.validate(file: file)
-        return trace
+            headerOrigin: .line(1))
     }
 
     private func parse(_ text: String, file: String) throws(TraceError) -> [Row] {
-        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { $0.hasSuffix("\r") ? $0.dropLast() : $0 }
+        var lines = TraceInput.lines(text)
         while lines.last?.isEmpty == true { lines.removeLast() }
         guard let headerLine = lines.first else { throw .unusable(file: file, reason: "empty file") }
         let names = headerLine.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters() }
+        var seen = Set<String>()
+        for name in names where !name.isEmpty && !seen.insert(name).inserted {
+            throw .malformed(file: file, line: 1, field: name, reason: "column appears twice in the header")
+        }
         func column(_ candidates: String...) -> Int? {
             candidates.lazy.compactMap { names.firstIndex(of: $0) }.first
         }

@@ -1,0 +1,517 @@
+import FeedModel
+import Foundation
+
+/// A request to an HTTP feed API that failed; the problem is recorded in the backend's audit too.
+public struct HTTPSourceError: Error, CustomStringConvertible, Sendable {
+    public var problem: SourceAudit.Problem
+    public var url: String
+    public var detail: String
+    public var description: String { "\(url): \(problem.rawValue): \(detail)" }
+}
+
+/// A write the convention has no request for.
+public struct HTTPUnsupportedError: Error, CustomStringConvertible, Sendable {
+    public var operation: String
+    public var convention: String
+    public var description: String {
+        "the '\(convention)' convention has no \(operation) request; give a convention file with '\(operation)'"
+    }
+}
+
+/// An HTTP feed API as a ``FeedModel/FeedBackend`` (`--source URL --convention NAME|FILE`): pages
+/// by the API's cursors, rows by id, inserts by POST, over one ``HTTPClient`` (one thread at a time).
+///
+/// The controller speaks keyset cursors (`(published_at, id)` of a boundary item); the API speaks
+/// its own. The backend keeps, for each item a page ended (or began) with, the API's cursor for
+/// the next (previous) page, and for every item where the API gives per-item cursors (Stripe's
+/// ids, Relay's edges). FeedSim's own API needs no table: its cursors are keyset text.
+///
+/// Every answer is checked, and what is wrong is counted in ``audit`` with the URL: a status
+/// outside 2xx, a timeout, a body that is not JSON and a missing items array fail the request
+/// (the controller retries with backoff); an item without its fields, out of feed order, on the
+/// wrong side of the cursor or seen already is dropped; a next cursor equal to the one just sent
+/// ends that direction (has-more false), so no client asks for the same page forever.
+public final class HTTPFeedBackend: FeedBackend {
+    public let source: String
+    public let convention: Convention
+    public let client: HTTPClient
+    /// Problems found and request times, so far.
+    public internal(set) var audit = SourceAudit()
+    /// The independent listing of the data behind the API (`--truth-db`), or `nil`: the ground
+    /// truth is then read through the API's own More pages.
+    public let truth: (any FeedBackend)?
+
+    private let origin: String
+    private let itemsPointer: JSONPointer
+    private let fieldPointers: [String: JSONPointer]
+    private let iso8601 = ISO8601DateFormatter()
+    private var afterTokens: [Cursor: String] = [:]
+    private var beforeTokens: [Cursor: String] = [:]
+    private var rowCache: [Int64: ItemRow] = [:]
+    /// Ids received recently (the last ``recentLimit``), to tell an item seen twice from one out of order.
+    private var recent: Set<Int64> = []
+    private var recentOrder: [Int64] = []
+    private static let recentLimit = 4096
+
+    /// - Parameters:
+    ///   - source: the page URL (`{url}` in templates); for the `feedsim` convention a bare origin
+    ///     (`http://127.0.0.1:8080`) means `…/v1/feeds/{feed}/items`.
+    ///   - feed: the feed name, for a bare `feedsim` origin.
+    /// - Throws: ``ConventionError`` for a malformed URL or convention.
+    public init(
+        source: String, convention: Convention, client: HTTPClient, feed: String = "home", truth: (any FeedBackend)? = nil
+    ) throws {
+        try convention.validate()
+        guard let url = URLComponents(string: source), let scheme = url.scheme, ["http", "https"].contains(scheme),
+            let host = url.host, !host.isEmpty
+        else {
+            throw ConventionError("--source: expected an http:// or https:// URL, got '\(source)'")
+        }
+        var resolved = source
+        if convention.name == "feedsim", url.path.isEmpty || url.path == "/" {
+            resolved = source.trimmingSuffix("/") + "/v1/feeds/\(FeedPath.segment(feed))/items"
+        }
+        self.source = resolved
+        self.convention = convention
+        self.client = client
+        self.truth = truth
+        let hostText = host.contains(":") ? "[\(host)]" : host
+        origin = "\(scheme)://\(hostText)" + (url.port.map { ":\($0)" } ?? "")
+        itemsPointer = try JSONPointer(convention.items)
+        fieldPointers = try convention.fields.mapValues { try JSONPointer($0) }
+    }
+
+    public var backendName: String { "http" }
+
+    // MARK: - Pages
+
+    public func newest(limit: Int) throws -> Page {
+        try fetch(.newest, limit: limit).page
+    }
+
+    public func after(_ cursor: Cursor, limit: Int) throws -> Page {
+        try fetch(.after(cursor, try token(after: cursor)), limit: limit).page
+    }
+
+    public func before(_ cursor: Cursor, limit: Int) throws -> Page {
+        try fetch(.before(cursor, try token(before: cursor)), limit: limit).page
+    }
+
+    /// What a page request asks for: the newest items, or those after / before a keyset cursor
+    /// with the API's cursor for it (`nil` cursor: a token given by hand, `feedsim page --after`).
+    public enum PageRequest {
+        case newest
+        case after(Cursor?, String)
+        case before(Cursor?, String)
+    }
+
+    /// A page with the API's own cursors for the pages beyond it.
+    public struct FetchedPage {
+        public var page: Page
+        public var url: String
+        public var nextToken: String?
+        public var prevToken: String?
+        /// The API handed back the cursor it was sent (recorded; that direction ends here).
+        public var unchangedCursor = false
+    }
+
+    private func token(after cursor: Cursor) throws -> String {
+        if let token = afterTokens[cursor] { return token }
+        if convention.keysetCursors == true { return cursor.text }
+        audit.record(.noCursor, url: source, "no cursor known for the items after \(cursor.id)")
+        throw HTTPSourceError(problem: .noCursor, url: source, detail: "no cursor known for the items after \(cursor.id)")
+    }
+
+    private func token(before cursor: Cursor) throws -> String {
+        if let token = beforeTokens[cursor] { return token }
+        if convention.keysetCursors == true { return cursor.text }
+        audit.record(.noCursor, url: source, "no cursor known for the items before \(cursor.id)")
+        throw HTTPSourceError(problem: .noCursor, url: source, detail: "no cursor known for the items before \(cursor.id)")
+    }
+
+    /// Requests one page, checks it and records its cursors.
+    /// - Throws: ``HTTPSourceError`` when the request fails or its body cannot be read.
+    public func fetch(_ request: PageRequest, limit: Int) throws -> FetchedPage {
+        let url: String
+        var sent: String?
+        var bound: Cursor?
+        switch request {
+        case .newest:
+            url = expand(convention.first, limit: limit)
+        case .after(let cursor, let token), .before(let cursor, let token):
+            sent = token
+            bound = cursor
+            let isAfter: Bool
+            if case .after = request { isAfter = true } else { isAfter = false }
+            if convention.cursorIsURL == true {
+                url = URL(string: token, relativeTo: URL(string: source))?.absoluteString ?? token
+            } else {
+                url = expand((isAfter ? convention.after : convention.before) ?? convention.first, limit: limit, cursor: token)
+            }
+        }
+        let exchange = try send { try client.get(url) }
+        let document = try json(exchange)
+        guard let rawItems = itemsPointer.resolve(document) as? [Any] else {
+            throw fail(.missingField, url, "no items array at \(itemsPointer)")
+        }
+        var items: [Item] = []
+        items.reserveCapacity(rawItems.count)
+        var kept: [Any] = []
+        var pageIDs = Set<Int64>()
+        for (index, raw) in rawItems.enumerated() {
+            guard let (item, row) = parseItem(raw, index: index, url: url) else { continue }
+            if pageIDs.contains(item.id) || (bound != nil && recent.contains(item.id) && !onCorrectSide(item, of: request)) {
+                audit.record(.duplicateItem, url: url, "item \(item.id) (items[\(index)]) was received already")
+                continue
+            }
+            if let previous = items.last, !(previous.cursor < item.cursor) {
+                audit.record(.outOfOrder, url: url, "item \(item.id) (items[\(index)]) is not older than item \(previous.id)")
+                continue
+            }
+            if !onCorrectSide(item, of: request) {
+                audit.record(
+                    .outOfOrder, url: url, "item \(item.id) (items[\(index)]) is on the wrong side of the request's cursor")
+                continue
+            }
+            pageIDs.insert(item.id)
+            items.append(item)
+            kept.append(raw)
+            if convention.rows == nil { rowCache[item.id] = row }
+        }
+        remember(items)
+        // Item cursors come from the page's own first and last elements, as a client reading the
+        // API naively would take them (so a page ending with the item just sent is a cursor
+        // handed back unchanged).
+        var next = cursorToken(convention.next, document: document, exchange: exchange, items: rawItems, last: true)
+        var prev = cursorToken(convention.prev, document: document, exchange: exchange, items: rawItems, last: false)
+        recordItemTokens(items: items, raw: kept)
+        let directionHasMore = flag(convention.hasMore, document, url)
+        var hasMoreAfter: Bool
+        var hasMoreBefore: Bool
+        switch request {
+        case .newest:
+            hasMoreAfter = flag(convention.hasMoreAfter, document, url) ?? directionHasMore ?? (next != nil && !items.isEmpty)
+            hasMoreBefore = flag(convention.hasMoreBefore, document, url) ?? false
+        case .after:
+            hasMoreAfter = flag(convention.hasMoreAfter, document, url) ?? directionHasMore ?? (next != nil && !items.isEmpty)
+            hasMoreBefore = flag(convention.hasMoreBefore, document, url) ?? true
+        case .before:
+            hasMoreBefore = flag(convention.hasMoreBefore, document, url) ?? directionHasMore ?? (prev != nil && !items.isEmpty)
+            hasMoreAfter = flag(convention.hasMoreAfter, document, url) ?? true
+        }
+        // A cursor handed back unchanged would fetch the same page again, forever.
+        var unchanged = false
+        if let sent {
+            if case .after = request, next == sent, hasMoreAfter {
+                audit.record(.cursorUnchanged, url: url, "the next cursor is the one just sent ('\(sent)')")
+                hasMoreAfter = false
+                next = nil
+                unchanged = true
+            }
+            if case .before = request, prev == sent, hasMoreBefore {
+                audit.record(.cursorUnchanged, url: url, "the previous cursor is the one just sent ('\(sent)')")
+                hasMoreBefore = false
+                prev = nil
+                unchanged = true
+            }
+        }
+        let page = Page(items: items, hasMoreBefore: hasMoreBefore, hasMoreAfter: hasMoreAfter)
+        if let last = page.lastCursor, let next { afterTokens[last] = next }
+        if let first = page.firstCursor, let prev { beforeTokens[first] = prev }
+        return FetchedPage(page: page, url: url, nextToken: next, prevToken: prev, unchangedCursor: unchanged)
+    }
+
+    private func onCorrectSide(_ item: Item, of request: PageRequest) -> Bool {
+        switch request {
+        case .newest: return true
+        case .after(let cursor, _): return cursor.map { $0 < item.cursor } ?? true
+        case .before(let cursor, _): return cursor.map { item.cursor < $0 } ?? true
+        }
+    }
+
+    private func remember(_ items: [Item]) {
+        for item in items where recent.insert(item.id).inserted {
+            recentOrder.append(item.id)
+        }
+        if recentOrder.count > Self.recentLimit * 2 {
+            let drop = recentOrder.count - Self.recentLimit
+            for id in recentOrder[..<drop] { recent.remove(id) }
+            recentOrder.removeFirst(drop)
+        }
+    }
+
+    /// Per-item cursors (`item:POINTER`) recorded for every item of the page, in both directions.
+    private func recordItemTokens(items: [Item], raw: [Any]) {
+        for (source, isNext) in [(convention.next, true), (convention.prev, false)] {
+            guard let source, source.hasPrefix("item:"), let pointer = try? JSONPointer(String(source.dropFirst(5))) else {
+                continue
+            }
+            for (item, element) in zip(items, raw) {
+                guard let token = scalarText(pointer.resolve(element)) else { continue }
+                if isNext { afterTokens[item.cursor] = token } else { beforeTokens[item.cursor] = token }
+            }
+        }
+    }
+
+    private func cursorToken(_ source: String?, document: Any, exchange: HTTPExchange, items: [Any], last: Bool) -> String? {
+        guard let source else { return nil }
+        if source.hasPrefix("link:") {
+            return LinkHeader.target(relation: String(source.dropFirst(5)), in: exchange.headers["link"] ?? [])
+        }
+        if source.hasPrefix("item:") {
+            guard let element = last ? items.last : items.first,
+                let pointer = try? JSONPointer(String(source.dropFirst(5)))
+            else { return nil }
+            return scalarText(pointer.resolve(element))
+        }
+        guard let pointer = try? JSONPointer(source) else { return nil }
+        return scalarText(pointer.resolve(document))
+    }
+
+    private func scalarText(_ value: Any?) -> String? {
+        switch value {
+        case let text as String: return text.isEmpty ? nil : text
+        case let number as NSNumber where !NewItemJSON.isBool(number): return number.stringValue
+        default: return nil
+        }
+    }
+
+    private func flag(_ pointer: String?, _ document: Any, _ url: String) -> Bool? {
+        guard let pointer, let parsed = try? JSONPointer(pointer) else { return nil }
+        guard let value = parsed.resolve(document) else {
+            audit.record(.missingField, url: url, "no boolean at \(pointer)")
+            return nil
+        }
+        if let number = value as? NSNumber, NewItemJSON.isBool(number) { return number.boolValue }
+        if let bool = value as? Bool { return bool }
+        audit.record(.missingField, url: url, "\(pointer) is not a boolean")
+        return nil
+    }
+
+    /// One item's stub and row; `nil` (recorded) when its id or timestamp is missing.
+    private func parseItem(_ raw: Any, index: Int, url: String) -> (Item, ItemRow)? {
+        func value(_ field: String) -> Any? { fieldPointers[field]?.resolve(raw) }
+        func missing(_ field: String) -> (Item, ItemRow)? {
+            audit.record(.missingField, url: url, "items[\(index)] has no usable '\(field)' at \(fieldPointers[field]?.text ?? "?")")
+            return nil
+        }
+        guard let id = itemID(value("id")) else { return missing("id") }
+        guard let publishedAt = timestamp(value("published_at")) else { return missing("published_at") }
+        let defaults = convention.defaults
+        guard let kind = (value("kind") as? String).flatMap({ $0.isEmpty ? nil : $0 }) ?? defaults?.kind else {
+            return missing("kind")
+        }
+        guard let width = number(value("width")) ?? defaults?.width else { return missing("width") }
+        guard let height = number(value("height")) ?? defaults?.height else { return missing("height") }
+        let payload: String
+        switch value("payload") {
+        case let text as String: payload = text
+        case let object? where object is [String: Any] || object is [Any]:
+            payload = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]))
+                .map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+        default: payload = "{}"
+        }
+        let item = Item(id: id, publishedAt: publishedAt, kind: kind, width: width, height: height)
+        let row = ItemRow(
+            id: id, title: value("title") as? String ?? "", author: value("author") as? String ?? "", payload: payload)
+        return (item, row)
+    }
+
+    /// An integer id, or a string: digits as the integer, other text as its 63-bit FNV-1a hash.
+    private func itemID(_ value: Any?) -> Int64? {
+        switch value {
+        case let number as NSNumber where !NewItemJSON.isBool(number):
+            let double = number.doubleValue
+            guard double.rounded() == double, let id = Int64(exactly: double) else { return nil }
+            return id
+        case let text as String where !text.isEmpty:
+            if let id = Int64(text) { return id }
+            var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+            for byte in text.utf8 {
+                hash ^= UInt64(byte)
+                hash = hash &* 0x100_0000_01b3
+            }
+            return Int64(bitPattern: hash >> 1)
+        default:
+            return nil
+        }
+    }
+
+    private func timestamp(_ value: Any?) -> Int64? {
+        switch convention.publishedAtUnit ?? "ms" {
+        case "iso8601":
+            guard let text = value as? String else { return nil }
+            if let date = iso8601.date(from: text) { return Int64((date.timeIntervalSince1970 * 1000).rounded()) }
+            return nil
+        case "s":
+            guard let seconds = number(value) else { return nil }
+            return Int64(exactly: (seconds * 1000).rounded())
+        default:
+            guard let ms = number(value), ms.rounded() == ms else { return nil }
+            return Int64(exactly: ms)
+        }
+    }
+
+    private func number(_ value: Any?) -> Double? {
+        guard let number = value as? NSNumber, !NewItemJSON.isBool(number), number.doubleValue.isFinite else { return nil }
+        return number.doubleValue
+    }
+
+    // MARK: - Requests
+
+    /// Runs one request, timing it and turning transport failures and non-2xx statuses into errors.
+    private func send(_ body: () throws -> HTTPExchange) throws -> HTTPExchange {
+        let exchange: HTTPExchange
+        do {
+            exchange = try body()
+        } catch let error as HTTPTransportError {
+            audit.recordRequest(ms: error.elapsedMs, version: nil)
+            throw fail(error.timedOut ? .timeout : .transport, error.url, error.reason)
+        }
+        audit.recordRequest(ms: exchange.elapsedMs, version: exchange.httpVersion)
+        guard (200...299).contains(exchange.status) else {
+            let retry = exchange.header("retry-after").map { " (Retry-After: \($0))" } ?? ""
+            throw fail(.httpStatus, exchange.url, "status \(exchange.status)\(retry)")
+        }
+        return exchange
+    }
+
+    private func json(_ exchange: HTTPExchange) throws -> Any {
+        do {
+            return try JSONSerialization.jsonObject(with: Data(exchange.body), options: [.fragmentsAllowed])
+        } catch {
+            throw fail(.malformedJSON, exchange.url, "the body (\(exchange.body.count) bytes) is not JSON")
+        }
+    }
+
+    private func fail(_ problem: SourceAudit.Problem, _ url: String, _ detail: String) -> HTTPSourceError {
+        audit.record(problem, url: url, detail)
+        return HTTPSourceError(problem: problem, url: url, detail: detail)
+    }
+
+    /// A template with its placeholders filled; `{cursor}` and `{ids}` percent-encoded.
+    func expand(_ template: String, limit: Int? = nil, cursor: String? = nil, ids: [Int64]? = nil) -> String {
+        var text = template
+        if source.contains("?") { text = text.replacingOccurrences(of: "{url}?", with: "{url}&") }
+        text = text.replacingOccurrences(of: "{url}", with: source).replacingOccurrences(of: "{origin}", with: origin)
+        if let limit { text = text.replacingOccurrences(of: "{limit}", with: String(limit)) }
+        if let cursor { text = text.replacingOccurrences(of: "{cursor}", with: FeedPath.queryValue(cursor)) }
+        if let ids { text = text.replacingOccurrences(of: "{ids}", with: ids.map(String.init).joined(separator: ",")) }
+        return text
+    }
+
+    // MARK: - Rows and writes
+
+    public func rows(ids: [Int64]) throws -> RowBatch {
+        guard let template = convention.rows else {
+            var rows: [ItemRow] = []
+            var missing: [Int64] = []
+            for id in ids {
+                if let row = rowCache[id] { rows.append(row) } else { missing.append(id) }
+            }
+            return RowBatch(rows: rows, missing: missing)
+        }
+        var found: [Int64: ItemRow] = [:]
+        let rowsPointer = try JSONPointer(convention.rowsItems ?? "/items")
+        var start = 0
+        while start < ids.count {
+            let chunk = Array(ids[start..<min(ids.count, start + 100)])
+            start += chunk.count
+            let url = expand(template, ids: chunk)
+            let exchange = try send { try client.get(url) }
+            guard let list = rowsPointer.resolve(try json(exchange)) as? [Any] else {
+                throw fail(.missingField, url, "no rows array at \(rowsPointer)")
+            }
+            for (index, raw) in list.enumerated() {
+                guard let id = itemID(fieldPointers["id"]?.resolve(raw)) else {
+                    audit.record(.missingField, url: url, "rows[\(index)] has no usable 'id'")
+                    continue
+                }
+                func text(_ field: String) -> String { fieldPointers[field]?.resolve(raw) as? String ?? "" }
+                found[id] = ItemRow(id: id, title: text("title"), author: text("author"), payload: text("payload"))
+            }
+        }
+        var rows: [ItemRow] = []
+        var missing: [Int64] = []
+        for id in ids {
+            if let row = found[id] { rows.append(row) } else { missing.append(id) }
+        }
+        return RowBatch(rows: rows, missing: missing)
+    }
+
+    /// POSTs `{"items": [...]}` to the convention's insert URL.
+    /// - Throws: ``HTTPUnsupportedError`` when the convention has no insert request; ``HTTPSourceError``.
+    @discardableResult
+    public func insert(_ items: [NewItem]) throws -> [Int64] {
+        guard let template = convention.insert else {
+            throw HTTPUnsupportedError(operation: "insert", convention: convention.name)
+        }
+        guard !items.isEmpty else { return [] }
+        let url = expand(template)
+        let body = NewItemJSON.encode(items)
+        let exchange = try send { try client.post(url, body: Array(body.utf8)) }
+        let pointer = try JSONPointer(convention.insertIDs ?? "/ids")
+        guard let ids = (pointer.resolve(try json(exchange)) as? [Any])?.compactMap({ itemID($0) }), ids.count == items.count
+        else {
+            throw fail(.missingField, url, "no array of \(items.count) ids at \(pointer)")
+        }
+        return ids
+    }
+
+    /// - Throws: ``HTTPUnsupportedError``: no API convention here updates rows.
+    @discardableResult
+    public func update(_ rows: [ItemRow]) throws -> Int {
+        throw HTTPUnsupportedError(operation: "update", convention: convention.name)
+    }
+
+    /// `DELETE` with the ids. - Throws: ``HTTPUnsupportedError`` when the convention has none.
+    @discardableResult
+    public func delete(ids: [Int64]) throws -> Int {
+        guard let template = convention.delete else {
+            throw HTTPUnsupportedError(operation: "delete", convention: convention.name)
+        }
+        var deleted = 0
+        var start = 0
+        while start < ids.count {
+            let chunk = Array(ids[start..<min(ids.count, start + 100)])
+            start += chunk.count
+            let exchange = try send { try client.delete(expand(template, ids: chunk)) }
+            let count = (try? JSONSerialization.jsonObject(with: Data(exchange.body))) .flatMap { ($0 as? [String: Any])?["deleted"] as? Int }
+            deleted += count ?? chunk.count
+        }
+        return deleted
+    }
+
+    /// From ``truth`` when given; otherwise through the API's own More pages (not independent of
+    /// the API under test: it finds gaps between a session's pages, not items the API never serves).
+    public func groundTruth(after cursor: Cursor, limit: Int) throws -> [Item] {
+        if let truth { return try truth.groundTruth(after: cursor, limit: limit) }
+        var items: [Item] = []
+        var current = cursor
+        while items.count < limit {
+            let page = try after(current, limit: min(100, limit - items.count))
+            items += page.items
+            guard page.hasMoreAfter, let last = page.lastCursor, last != current else { break }
+            current = last
+        }
+        return items
+    }
+}
+
+extension String {
+    func trimmingSuffix(_ suffix: String) -> String {
+        hasSuffix(suffix) ? String(dropLast(suffix.count)) : self
+    }
+}
+
+/// Percent-encoding for path segments and query values (RFC 3986 unreserved characters kept).
+enum FeedPath {
+    static let unreserved: CharacterSet = {
+        var set = CharacterSet()
+        set.insert(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+        return set
+    }()
+
+    static func segment(_ text: String) -> String { text.addingPercentEncoding(withAllowedCharacters: unreserved) ?? text }
+    static func queryValue(_ text: String) -> String { text.addingPercentEncoding(withAllowedCharacters: unreserved) ?? text }
+}

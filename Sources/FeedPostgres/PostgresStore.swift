@@ -1,0 +1,106 @@
+import FeedModel
+import Foundation
+
+/// The PostgreSQL item store: feeds, items, keyset pages, rows by id, writes, COPY seeding and
+/// import — the same semantics as the SQLite `ItemStore`, over libpq.
+///
+/// One `PostgresStore` owns one connection and belongs to one thread at a time; open one per
+/// thread on the same database for concurrent readers and writers. The schema
+/// (`Schema/postgres/`) is migrated on open in the connection's current schema.
+///
+/// ```swift
+/// let store = try PostgresStore(conninfo: "postgresql://localhost/feeds", migrator: migrator)
+/// let feed = try store.createFeed(named: "home")
+/// let first = try store.backend(feed: feed).newest(limit: 50)
+/// ```
+public final class PostgresStore {
+    let connection: PostgresConnection
+    /// The schema version (`feedsim_schema`) after migrations.
+    public let schemaVersion: Int
+    /// `host:port/dbname` (never the password), for messages and reports.
+    public var database: String { connection.database }
+    /// The server's `server_version_num` (e.g. 150018).
+    public var serverVersion: Int { connection.serverVersion }
+
+    /// Connects and migrates the current schema to the newest version.
+    /// - Parameters:
+    ///   - conninfo: a libpq connection string: `postgresql://` / `postgres://` URI or `key=value`
+    ///     pairs; `PG*` environment variables fill what it leaves out.
+    ///   - settings: more libpq keywords that override the string's (e.g. `("options", "-c search_path=s1")`).
+    ///   - migrator: the migrations of `Schema/postgres/`.
+    /// - Throws: ``PostgresStoreError`` (cannot connect, unsupported server, foreign database,
+    ///   newer schema) or ``PostgresError``.
+    public init(conninfo: String, settings: [(String, String)] = [], migrator: PostgresMigrator) throws {
+        connection = try PostgresConnection(conninfo, settings: settings)
+        schemaVersion = try migrator.migrate(connection)
+    }
+
+    /// Whether `text` names a PostgreSQL database (a `postgresql://` or `postgres://` URI) rather than a file.
+    public static func isConnectionURI(_ text: String) -> Bool {
+        text.hasPrefix("postgresql://") || text.hasPrefix("postgres://")
+    }
+
+    // MARK: Feeds
+
+    /// The feed called `name`, or `nil`.
+    public func feedID(named name: String) throws -> Int64? {
+        var parameters = PostgresParameters()
+        parameters.append(name)
+        let result = try connection.execute(
+            prepared: "feedsim_feed_id", sql: "SELECT id FROM feeds WHERE name = $1", parameters)
+        return result.rowCount > 0 ? result.int64(0, 0) : nil
+    }
+
+    /// The feed called `name`. - Throws: ``PostgresStoreError/unknownFeed(_:known:)`` when there is none.
+    public func requireFeed(named name: String) throws -> Int64 {
+        guard let id = try feedID(named: name) else {
+            throw PostgresStoreError.unknownFeed(name, known: try feeds().map(\.name))
+        }
+        return id
+    }
+
+    /// Creates the feed `name`, or returns the existing one of that name.
+    /// - Throws: ``PostgresStoreError/emptyFeedName``, ``PostgresError``.
+    @discardableResult
+    public func createFeed(named name: String) throws -> Int64 {
+        guard !name.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
+            throw PostgresStoreError.emptyFeedName
+        }
+        if let id = try feedID(named: name) { return id }
+        var parameters = PostgresParameters()
+        parameters.append(name)
+        try connection.execute(
+            prepared: "feedsim_create_feed",
+            sql: "INSERT INTO feeds (name) VALUES ($1) ON CONFLICT (name) DO NOTHING", parameters)
+        return try requireFeed(named: name)
+    }
+
+    /// All feeds as `(id, name)`, sorted by name (byte order, as SQLite sorts).
+    public func feeds() throws -> [(id: Int64, name: String)] {
+        let result = try connection.execute(
+            prepared: "feedsim_feeds", sql: "SELECT id, name FROM feeds", PostgresParameters())
+        let feeds = (0..<result.rowCount).map { (id: result.int64($0, 0), name: result.text($0, 1)) }
+        return feeds.sorted { Array($0.name.utf8).lexicographicallyPrecedes(Array($1.name.utf8)) }
+    }
+
+    /// A ``FeedModel/FeedBackend`` bound to `feed` and this store's connection.
+    public func backend(feed: Int64) -> PostgresFeedBackend {
+        PostgresFeedBackend(store: self, feed: feed)
+    }
+
+    // MARK: Transactions
+
+    /// Runs `body` in one transaction: committed when it returns, rolled back when it throws.
+    /// - Throws: ``PostgresError``; whatever `body` throws.
+    public func transaction<T>(_ body: () throws -> T) throws -> T {
+        try connection.transaction("", body)
+    }
+
+    /// Runs `body` with every write it makes through this store undone afterwards (one transaction,
+    /// always rolled back): queries inside see the writes, the database keeps none (a replay's
+    /// upstream inserts, so the same replay can run again with the same result).
+    /// - Throws: ``PostgresError``; whatever `body` throws.
+    public func discardingWrites<T>(_ body: () throws -> T) throws -> T {
+        try connection.discardingWrites(body)
+    }
+}

@@ -1,0 +1,61 @@
+import FeedModel
+import Foundation
+
+/// The byte-level steps every trace reader shares: UTF-8 decoding that names the first bad byte,
+/// line splitting that accepts LF and CRLF, a leading byte-order mark, and JSON parsing whose
+/// errors carry a line and column.
+enum TraceInput {
+    /// The UTF-8 byte-order mark, accepted (and dropped) at the start of every text format.
+    static let byteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
+
+    /// `data` as text without a leading byte-order mark.
+    /// - Throws: ``TraceError/syntax(file:line:column:reason:)`` at the first byte that is not UTF-8.
+    static func text(_ data: Data, file: String) throws(TraceError) -> String {
+        var bytes = [UInt8](data)
+        if bytes.starts(with: byteOrderMark) { bytes.removeFirst(3) }
+        if let bad = UTF8Validation.firstInvalidByte(in: bytes) {
+            let position = TextPosition(byteOffset: bad, in: bytes)
+            throw .syntax(file: file, line: position.line, column: position.column, reason: "invalid UTF-8 (byte 0x\(String(bytes[bad], radix: 16)))")
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// The lines of `text`, split at LF on Unicode scalars (Swift's `Character` joins CR LF into
+    /// one, so a split on `"\n"` characters would never split a CRLF file); a CR before the LF is
+    /// dropped, and so is a byte-order mark at the very start. Line `k` (1-based) is element `k − 1`.
+    /// - Complexity: O(n).
+    static func lines(_ text: String) -> [Substring] {
+        var scalars = Substring(text).unicodeScalars[...]
+        if scalars.first == "\u{FEFF}" { scalars = scalars.dropFirst() }
+        return scalars.split(separator: "\n", omittingEmptySubsequences: false).map { line in
+            Substring(line.last == "\r" ? line.dropLast() : line)
+        }
+    }
+
+    /// Parses a JSON document with `JSONSerialization`.
+    /// - Throws: ``TraceError/syntax(file:line:column:reason:)`` at the first problem (found by
+    ///   ``JSONSyntaxCheck``); ``TraceError/unusable(file:reason:)`` with Foundation's reason in the
+    ///   rare case the check finds nothing wrong.
+    static func json(_ data: Data, file: String) throws(TraceError) -> Any {
+        do {
+            return try JSONSerialization.jsonObject(with: data)
+        } catch {
+            let bytes = [UInt8](data)
+            if let problem = JSONSyntaxCheck.firstProblem(in: bytes) {
+                let position = TextPosition(byteOffset: problem.byteOffset, in: bytes)
+                throw .syntax(file: file, line: position.line, column: position.column, reason: "not JSON: \(problem.reason)")
+            }
+            throw .unusable(file: file, reason: "not JSON (\(error.localizedDescription))")
+        }
+    }
+
+    /// The exact integer a JSON number holds, or `nil` for a fraction, a boolean or a magnitude
+    /// beyond 2^53 (past which a `Double` no longer holds every integer), so no conversion to
+    /// `Int` can trap.
+    static func integer(_ value: Any?) -> Int? {
+        guard let number = value as? NSNumber, String(cString: number.objCType) != "c" else { return nil }
+        let double = number.doubleValue
+        guard double.isFinite, double == double.rounded(), abs(double) <= 9_007_199_254_740_992 else { return nil }
+        return Int(double)
+    }
+}

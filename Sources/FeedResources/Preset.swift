@@ -1,0 +1,237 @@
+import Foundation
+
+/// A dataset preset (`Seeds/<name>.json`): what kinds of items a feed holds, their sizes, how
+/// fast they are published, who writes them and which words their titles use.
+///
+/// ```json
+/// { "name": "photos", "items_per_hour": 240,
+///   "kinds": [ { "kind": "photo", "weight": 9, "width": 1080,
+///                "aspect_ratios": [ { "value": 1.0, "weight": 4 }, { "value": 0.8, "weight": 3 } ] },
+///              { "kind": "text", "weight": 1, "width": 390,
+///                "height": { "median": 120, "sigma": 0.4, "min": 60, "max": 400 } } ],
+///   "ad": { "every": 8, "kind": "ad", "width": 390, "height": 250 },
+///   "authors": ["..."], "title_words": ["..."], "title_length": { "min": 2, "max": 8 } }
+/// ```
+public struct Preset: Hashable, Sendable, Codable {
+    /// A value with a relative weight (an aspect ratio and how often it occurs).
+    public struct Weighted: Hashable, Sendable, Codable {
+        public var value: Double
+        public var weight: Double
+    }
+
+    /// Heights drawn from a log-normal distribution, clamped: `median · e^(sigma · z)`, z ~ N(0, 1).
+    public struct HeightDistribution: Hashable, Sendable, Codable {
+        /// Points.
+        public var median: Double
+        public var sigma: Double
+        /// Points.
+        public var min: Double
+        /// Points.
+        public var max: Double
+    }
+
+    /// One kind (reuse identifier) and its size distribution: exactly one of `aspectRatios`
+    /// (height = width / ratio, ratio = width ÷ height) or `height`.
+    public struct KindSpec: Hashable, Sendable, Codable {
+        public var kind: String
+        public var weight: Double
+        /// Intrinsic width in points.
+        public var width: Double
+        public var aspectRatios: [Weighted]?
+        public var height: HeightDistribution?
+
+        enum CodingKeys: String, CodingKey {
+            case kind, weight, width, height
+            case aspectRatios = "aspect_ratios"
+        }
+    }
+
+    /// An ad slot: every `every`-th generated item is an ad of this kind and fixed size.
+    public struct AdSpec: Hashable, Sendable, Codable {
+        public var every: Int
+        public var kind: String
+        /// Points.
+        public var width: Double
+        /// Points.
+        public var height: Double
+    }
+
+    /// Inclusive bounds of a count (words per title).
+    public struct CountRange: Hashable, Sendable, Codable {
+        public var min: Int
+        public var max: Int
+    }
+
+    public var name: String
+    /// Mean publishing rate; arrivals are a Poisson process (exponential gaps).
+    public var itemsPerHour: Double
+    public var kinds: [KindSpec]
+    public var ad: AdSpec?
+    public var authors: [String]
+    public var titleWords: [String]
+    public var titleLength: CountRange
+
+    enum CodingKeys: String, CodingKey {
+        case name, kinds, ad, authors
+        case itemsPerHour = "items_per_hour"
+        case titleWords = "title_words"
+        case titleLength = "title_length"
+    }
+}
+
+/// A preset file that cannot be used: names the file and the field.
+public struct PresetError: Error, CustomStringConvertible, Sendable, Equatable {
+    public var file: String
+    public var field: String
+    public var reason: String
+    public init(file: String, field: String, reason: String) {
+        self.file = file
+        self.field = field
+        self.reason = reason
+    }
+    public var description: String {
+        field.isEmpty ? "\(file): \(reason)" : "\(file): field '\(field)': \(reason)"
+    }
+}
+
+extension Preset {
+    /// The names of the presets in `Seeds/` (file names without `.json`), sorted.
+    /// - Parameter directory: a seeds directory on disk; `nil`: ``ResourceDirectory/seeds``.
+    /// - Throws: ``ResourceError`` when the directory cannot be listed.
+    public static func availableNames(in directory: URL? = nil) throws -> [String] {
+        try availableNames(in: directory.map(ResourceDirectory.directory) ?? .seeds)
+    }
+
+    /// The names of the presets in `seeds` (file names without `.json`), sorted.
+    /// - Throws: ``ResourceError`` when the directory cannot be listed.
+    public static func availableNames(in seeds: ResourceDirectory) throws -> [String] {
+        try seeds.fileNames().filter { $0.hasSuffix(".json") }.map { String($0.dropLast(5)) }
+    }
+
+    /// Loads `Seeds/<name>.json`.
+    /// - Parameter directory: a seeds directory on disk; `nil`: ``ResourceDirectory/seeds``.
+    /// - Throws: ``PresetError`` for an unknown name (listing the known ones) or a bad file.
+    public static func named(_ name: String, in directory: URL? = nil) throws -> Preset {
+        try named(name, in: directory.map(ResourceDirectory.directory) ?? .seeds)
+    }
+
+    /// Loads `<name>.json` of `seeds`.
+    /// - Throws: ``PresetError`` for an unknown name (listing the known ones) or a bad file,
+    ///   ``ResourceError`` when the directory cannot be listed.
+    public static func named(_ name: String, in seeds: ResourceDirectory) throws -> Preset {
+        let known = try availableNames(in: seeds)
+        let file = "\(name).json"
+        guard known.contains(name) else {
+            throw PresetError(
+                file: seeds.path(file), field: "",
+                reason: "unknown preset '\(name)' (known: \(known.joined(separator: ", ")))")
+        }
+        let data: Data
+        do {
+            data = try seeds.data(file)
+        } catch {
+            throw PresetError(file: seeds.path(file), field: "", reason: "cannot read file")
+        }
+        return try decode(data, file: seeds.path(file))
+    }
+
+    /// Loads and validates a preset file.
+    /// - Throws: ``PresetError`` naming the file and the field that is missing, mistyped or out of range.
+    public static func load(from url: URL) throws -> Preset {
+        let data: Data
+        do {
+            data = try Data(contentsOf: url)
+        } catch {
+            throw PresetError(file: url.path, field: "", reason: "cannot read file")
+        }
+        return try decode(data, file: url.path)
+    }
+
+    /// Decodes and validates a preset's JSON (named `file` in errors).
+    /// - Throws: ``PresetError`` naming the file and the field that is missing, mistyped or out of range.
+    public static func decode(_ data: Data, file: String) throws -> Preset {
+        let preset: Preset
+        do {
+            preset = try JSONDecoder().decode(Preset.self, from: data)
+        } catch let error as DecodingError {
+            throw PresetError(decoding: error, file: file)
+        } catch {
+            throw PresetError(file: file, field: "", reason: "not JSON")
+        }
+        try preset.validate(file: file)
+        return preset
+    }
+
+    /// Checks every number and list; see ``PresetError``.
+    public func validate(file: String) throws {
+        func fail(_ field: String, _ reason: String) -> PresetError {
+            PresetError(file: file, field: field, reason: reason)
+        }
+        guard itemsPerHour.isFinite, itemsPerHour > 0 else { throw fail("items_per_hour", "must be > 0") }
+        guard !kinds.isEmpty else { throw fail("kinds", "needs at least one kind") }
+        for (index, spec) in kinds.enumerated() {
+            let at = "kinds[\(index)]"
+            guard !spec.kind.isEmpty else { throw fail("\(at).kind", "must not be empty") }
+            guard spec.weight.isFinite, spec.weight > 0 else { throw fail("\(at).weight", "must be > 0") }
+            guard spec.width.isFinite, spec.width > 0 else { throw fail("\(at).width", "must be > 0 points") }
+            switch (spec.aspectRatios, spec.height) {
+            case (let ratios?, nil):
+                guard !ratios.isEmpty else { throw fail("\(at).aspect_ratios", "must not be empty") }
+                for (r, ratio) in ratios.enumerated() {
+                    guard ratio.value.isFinite, ratio.value > 0 else {
+                        throw fail("\(at).aspect_ratios[\(r)].value", "must be > 0 (width ÷ height)")
+                    }
+                    guard ratio.weight.isFinite, ratio.weight > 0 else {
+                        throw fail("\(at).aspect_ratios[\(r)].weight", "must be > 0")
+                    }
+                }
+            case (nil, let height?):
+                guard height.median > 0, height.median.isFinite else {
+                    throw fail("\(at).height.median", "must be > 0")
+                }
+                guard height.sigma >= 0, height.sigma.isFinite else { throw fail("\(at).height.sigma", "must be ≥ 0") }
+                guard height.min > 0, height.min <= height.max, height.max.isFinite else {
+                    throw fail("\(at).height", "needs 0 < min ≤ max")
+                }
+            case (nil, nil), (_?, _?):
+                throw fail(at, "give exactly one of 'aspect_ratios' or 'height'")
+            }
+        }
+        if let ad {
+            guard ad.every >= 2 else { throw fail("ad.every", "must be ≥ 2") }
+            guard !ad.kind.isEmpty else { throw fail("ad.kind", "must not be empty") }
+            guard ad.width > 0, ad.height > 0, ad.width.isFinite, ad.height.isFinite else {
+                throw fail("ad", "width and height must be > 0 points")
+            }
+        }
+        guard !authors.isEmpty else { throw fail("authors", "needs at least one author") }
+        guard !titleWords.isEmpty else { throw fail("title_words", "needs at least one word") }
+        guard titleLength.min >= 1, titleLength.min <= titleLength.max else {
+            throw fail("title_length", "needs 1 ≤ min ≤ max")
+        }
+    }
+}
+
+extension PresetError {
+    /// Turns a `DecodingError` into a message with a dotted field path (`kinds[1].height.median`).
+    init(decoding error: DecodingError, file: String) {
+        func path(_ keys: [any CodingKey]) -> String {
+            keys.reduce("") { text, key in
+                if let index = key.intValue { return text + "[\(index)]" }
+                return text.isEmpty ? key.stringValue : text + "." + key.stringValue
+            }
+        }
+        switch error {
+        case .keyNotFound(let key, let context):
+            self.init(file: file, field: path(context.codingPath + [key]), reason: "missing")
+        case .typeMismatch(let type, let context):
+            self.init(file: file, field: path(context.codingPath), reason: "expected \(type)")
+        case .valueNotFound(let type, let context):
+            self.init(file: file, field: path(context.codingPath), reason: "expected \(type), found null")
+        case .dataCorrupted(let context):
+            self.init(file: file, field: path(context.codingPath), reason: "not valid JSON")
+        @unknown default:
+            self.init(file: file, field: "", reason: "cannot decode")
+        }
+    }
+}

@@ -1,0 +1,85 @@
+import FeedEngine
+import FeedLayout
+import FeedModel
+import FeedReplay
+import FeedResources
+import FeedStore
+import FeedLoad
+import Foundation
+
+/// A ``ReplayBackend`` that passes every call to another one and keeps what a benchmark needs:
+/// the log of store calls (to replay them later without the simulator) and how deep the feed
+/// was paged.
+///
+/// Depth: pages are contiguous runs of the feed (the replay checks it against the store), so the
+/// items of a page that lie beyond the deepest cursor seen so far are new ground, and their sum
+/// is how many items from the head the feed was paged (every item that has been loaded at least
+/// once). Pages of older generations or reloads after a drop add nothing. Items inserted at the
+/// head during the replay are not counted.
+///
+/// - Complexity: O(1) per call besides the inner backend's work, plus O(k) for a page of k items;
+///   memory O(calls) with ``keepsLog``, O(1) without.
+public final class RecordingBackend: ReplayBackend {
+    /// One call the replay made, in order.
+    public enum Call: Hashable, Sendable {
+        case page(FeedController.FetchRequest)
+        case rows(ids: [Int64])
+        case groundTruth(after: Cursor, limit: Int)
+        case insert(count: Int, t: Double)
+    }
+
+    public let inner: any ReplayBackend
+    /// Whether ``log`` is kept (off for memory measurements, where it would be the growth measured).
+    public let keepsLog: Bool
+    public private(set) var log: [Call] = []
+    /// The oldest cursor any page returned (the deepest point in feed order), `nil` before the first page.
+    public private(set) var deepestCursor: Cursor?
+    /// Items from the head down to ``deepestCursor``: how deep the feed was paged.
+    public private(set) var depthItems = 0
+    /// Calls per kind.
+    public private(set) var pageCalls = 0
+    public private(set) var rowCalls = 0
+    public private(set) var rowIDs = 0
+    public private(set) var groundTruthCalls = 0
+    public private(set) var insertCalls = 0
+
+    public init(wrapping inner: any ReplayBackend, keepsLog: Bool) {
+        self.inner = inner
+        self.keepsLog = keepsLog
+    }
+
+    public func page(_ request: FeedController.FetchRequest) throws -> Page {
+        pageCalls += 1
+        if keepsLog { log.append(.page(request)) }
+        let page = try inner.page(request)
+        noteDepth(page.items)
+        return page
+    }
+
+    public func rows(ids: [Int64]) throws -> RowBatch {
+        rowCalls += 1
+        rowIDs += ids.count
+        if keepsLog { log.append(.rows(ids: ids)) }
+        return try inner.rows(ids: ids)
+    }
+
+    public func insertAtHead(count: Int, at t: Double) throws {
+        insertCalls += 1
+        if keepsLog { log.append(.insert(count: count, t: t)) }
+        try inner.insertAtHead(count: count, at: t)
+    }
+
+    public func groundTruth(after cursor: Cursor, limit: Int) throws -> [Item] {
+        groundTruthCalls += 1
+        if keepsLog { log.append(.groundTruth(after: cursor, limit: limit)) }
+        return try inner.groundTruth(after: cursor, limit: limit)
+    }
+
+    /// Counts the items of a page that lie beyond the deepest cursor so far.
+    func noteDepth(_ items: [Item]) {
+        for item in items where deepestCursor.map({ $0 < item.cursor }) ?? true {
+            depthItems += 1
+            deepestCursor = item.cursor
+        }
+    }
+}

@@ -1,0 +1,91 @@
+import FeedResources
+import FeedHTTP
+import FeedModel
+import FeedStore
+import Foundation
+
+let benchHTTPCommand = Command(
+    name: "bench http",
+    summary: "Benchmark FeedSim's HTTP client (pagination sessions) against wrk on the same pages of feedsim serve (target ≥ 0.5).",
+    usage: "bench http [--count N] [--connections C] [--seconds S] [--threads T] [--json]",
+    options: [
+        OptionSpec("--count", "N", accepts: .integer(1000...10_000_000), default: "100000", help: "Items to seed."),
+        OptionSpec("--connections", "C", accepts: .integer(1...256), default: "4", help: "Connections on each side."),
+        OptionSpec("--seconds", "S", accepts: .number(0.5...600), default: "5", help: "Seconds each side runs."),
+        OptionSpec("--threads", "T", accepts: .integer(1...64), default: "2", help: "Server worker threads."),
+        OptionSpec("--json", .flag, help: "Print one JSON object."),
+    ],
+    run: { arguments in
+        try arguments.expectNoPositionals()
+        let count = try arguments.int("--count") ?? 100_000
+        let connections = try arguments.int("--connections") ?? 4
+        let seconds = try arguments.double("--seconds") ?? 5
+        let threads = try arguments.int("--threads") ?? 2
+        guard let wrk = findExecutable("wrk") else {
+            throw CommandFailure("bench http needs wrk on the PATH (Debian: apt-get install wrk)")
+        }
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("feedsim-bench-http-\(getpid())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let db = directory.appendingPathComponent("feed.sqlite").path
+        do {
+            let store = try ItemStore(path: db)
+            var generator = ItemGenerator(preset: try Preset.named("mixed"), seed: 1)
+            try Seeder.seed(store, feedNamed: "home", generator: &generator, count: count)
+        }
+        signal(SIGPIPE, SIG_IGN)
+        let server = try FeedServer(configuration: FeedServer.Configuration(host: "127.0.0.1", port: 0, threads: threads)) {
+            try SQLiteCatalog(path: db)
+        }
+        defer { server.stop() }
+        let source = "http://127.0.0.1:\(server.port)"
+        let configuration = HTTPBenchmark.Configuration(connections: connections, seconds: seconds)
+        let urls = try HTTPBenchmark.pageURLs(source: source, pageSize: configuration.pageSize, pages: configuration.pagesPerSession)
+        let paths = urls.map { $0.replacingOccurrences(of: source, with: "") }
+        let script = directory.appendingPathComponent("pages.lua").path
+        try HTTPBenchmark.wrkScript(paths: paths).write(toFile: script, atomically: true, encoding: .utf8)
+        if standardErrorIsTerminal { printError("bench http: \(count) items, \(urls.count) page URLs; FeedSim sessions…") }
+        let feedsim = HTTPBenchmark.runSessions(source: source, configuration: configuration)
+        if standardErrorIsTerminal { printError("bench http: wrk…") }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: wrk)
+        process.arguments = [
+            "-t", String(min(connections, 2)), "-c", String(connections), "-d", "\(Int(seconds.rounded(.up)))s", "-s", script, source,
+        ]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        guard let wrkSide = HTTPBenchmark.parseWrk(output) else {
+            throw CommandFailure("bench http: could not read wrk's output:\n\(output)")
+        }
+        let report = HTTPBenchmark.Report(
+            connections: connections, pageSize: configuration.pageSize, urls: urls.count, feedsim: feedsim, wrk: wrkSide)
+        if arguments.flag("--json") {
+            print(try StoreCommandSupport.json(report))
+            return 0
+        }
+        func line(_ name: String, _ side: HTTPBenchmark.Side) -> String {
+            "\(name)\(String(repeating: " ", count: 10 - name.count))"
+                + String(format: "%10.0f req/s  %8d requests in %.2f s, %d errors", side.requestsPerSecond, side.requests, side.seconds, side.errors)
+        }
+        print(
+            [
+                "bench http: feedsim serve on loopback (\(threads) threads, \(count) items), \(connections) connections each side, "
+                    + "pages of \(configuration.pageSize) (\(urls.count) page URLs); ratio = FeedSim ÷ wrk requests/s (target ≥ \(HTTPBenchmark.Report.target))",
+                line("feedsim", feedsim),
+                line("wrk", wrkSide),
+                String(format: "ratio     %.3f", report.ratio) + (report.withinTarget ? "  within target" : "  BELOW TARGET"),
+                "FeedSim's side: pagination sessions through the HTTP backend (a walk loop; feedsim load still reads SQLite only)",
+            ].joined(separator: "\n"))
+        return 0
+    }
+)
+
+/// The first executable named `name` on the PATH.
+func findExecutable(_ name: String) -> String? {
+    let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+    return path.split(separator: ":").map { "\($0)/\(name)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+}

@@ -1,0 +1,116 @@
+import FeedHTTP
+import FeedModel
+import FeedReplay
+import FeedStore
+import Foundation
+
+/// A SQLite database as `serve`'s catalog: one ``ItemStore`` (one connection) per worker thread.
+final class SQLiteCatalog: FeedCatalog {
+    let store: ItemStore
+    private var backends: [String: FeedPageSource] = [:]
+
+    init(path: String) throws {
+        store = try ItemStore(path: path)
+    }
+
+    func feedNames() throws -> [String] {
+        try store.feeds().map(\.name)
+    }
+
+    func backend(feed name: String) throws -> (any FeedBackend)? {
+        if let backend = backends[name] { return backend }
+        guard let id = try store.feedID(named: name) else { return nil }
+        let backend = store.pages(feed: id)
+        backends[name] = backend
+        return backend
+    }
+
+    func stub(id: Int64) throws -> Item? {
+        try store.stub(id: id)
+    }
+}
+
+/// `serve --faults`: the replay's fault model (`error=`, `timeout=`, `timeout-ms=`, `outage=`) plus
+/// the server-only `rate-limit=P` (429 with `Retry-After`) and `retry-after=SECONDS` (default 1).
+struct ServeFaults: Sendable {
+    var model: FaultModel
+    var rateLimitRate: Double = 0
+    var retryAfterSeconds = 1
+
+    /// - Throws: ``CommandFailure`` naming the bad entry.
+    static func parse(_ text: String) throws -> ServeFaults {
+        var rest: [Substring] = []
+        var rateLimit = 0.0
+        var retryAfter = 1
+        for entry in text.split(separator: ",") {
+            let pair = entry.split(separator: "=", maxSplits: 1)
+            switch pair.first {
+            case "rate-limit":
+                guard pair.count == 2, let p = Double(pair[1]), (0...1).contains(p) else {
+                    throw CommandFailure("--faults '\(text)': rate-limit must be a probability in 0...1")
+                }
+                rateLimit = p
+            case "retry-after":
+                guard pair.count == 2, let s = Int(pair[1]), (0...86_400).contains(s) else {
+                    throw CommandFailure("--faults '\(text)': retry-after must be whole seconds in 0...86400")
+                }
+                retryAfter = s
+            default:
+                rest.append(entry)
+            }
+        }
+        do {
+            let model = try FaultModel.parse(rest.isEmpty ? "none" : rest.joined(separator: ","))
+            return ServeFaults(model: model, rateLimitRate: rateLimit, retryAfterSeconds: retryAfter)
+        } catch let error as ModelParseError {
+            throw CommandFailure(error.description)
+        }
+    }
+
+    /// The plan of request `index` issued at `elapsedMs`: its own generator, split from the seed
+    /// by the request's index, so the n-th request gets the same draws in every run. Outages come
+    /// first, then timeouts, errors and rate limits (each drawn only when its rate is set, as in the
+    /// replay's fault model), then the latency.
+    func planner(latency: LatencyModel?, seed: UInt64) -> ResponsePlanner {
+        let model = self.model
+        let rateLimit = rateLimitRate
+        let retryAfter = retryAfterSeconds
+        return { index, elapsedMs in
+            var rng = SplitMix64(seed: seed ^ (index &* 0x9E37_79B9_7F4A_7C15))
+            let delay = latency?.sample(&rng) ?? 0
+            if model.outages.contains(where: { $0.contains(elapsedMs) }) {
+                return ResponsePlan(delayMs: delay, fault: .outage)
+            }
+            switch model.outcome(issuedAt: -1, &rng) {
+            case .timeout: return ResponsePlan(delayMs: 0, fault: .timeout(holdMs: model.timeoutMs))
+            case .error: return ResponsePlan(delayMs: delay, fault: .serverError)
+            case .success: break
+            }
+            if rateLimit > 0, rng.nextUnit() < rateLimit {
+                return ResponsePlan(delayMs: delay, fault: .rateLimited(retryAfterSeconds: retryAfter))
+            }
+            return ResponsePlan(delayMs: delay)
+        }
+    }
+}
+
+/// `--listen HOST:PORT` (`[::1]:8080` for IPv6). - Throws: ``CommandFailure``.
+func parseListen(_ text: String) throws -> (host: String, port: UInt16) {
+    var host: Substring
+    var port: Substring
+    if text.hasPrefix("["), let close = text.firstIndex(of: "]") {
+        host = text[text.index(after: text.startIndex)..<close]
+        let rest = text[text.index(after: close)...]
+        guard rest.hasPrefix(":") else { throw CommandFailure("--listen: expected [HOST]:PORT, got '\(text)'") }
+        port = rest.dropFirst()
+    } else {
+        guard let colon = text.lastIndex(of: ":") else { throw CommandFailure("--listen: expected HOST:PORT, got '\(text)'") }
+        host = text[..<colon]
+        port = text[text.index(after: colon)...]
+    }
+    if host == "localhost" { host = "127.0.0.1" }
+    guard let number = UInt16(port) else {
+        throw CommandFailure("--listen: port must be 0...65535, got '\(port)'")
+    }
+    return (String(host), number)
+}

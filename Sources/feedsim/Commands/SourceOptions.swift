@@ -1,0 +1,64 @@
+import FeedHTTP
+import FeedModel
+import FeedStore
+import Foundation
+
+/// `--source URL --convention NAME|FILE` and friends, shared by `page` and `replay`: an HTTP feed
+/// API as the backend instead of `--db`.
+enum SourceOptions {
+    static let specs: [OptionSpec] = [
+        OptionSpec("--source", .value, "URL", help: "Read pages from an HTTP feed API instead of --db."),
+        OptionSpec(
+            "--convention", .value, "NAME|FILE",
+            help: "How the API pages: " + Convention.presetNames.joined(separator: " | ") + " or a JSON file (default feedsim)."),
+        OptionSpec("--header", .repeated, "'K: V'", help: "A request header for --source (repeatable)."),
+        OptionSpec(
+            "--header-env", .repeated, "VAR",
+            help: "A request header read from environment variable VAR ('K: V'), so secrets stay off the command line."),
+        OptionSpec("--timeout-ms", "MS", accepts: .integer(1...600_000), default: "10000", help: "Per-request timeout for --source."),
+        OptionSpec(
+            "--truth-db", "PATH", accepts: .path,
+            help: "The SQLite database behind --source, for an independent ground truth (finds skipped items)."),
+    ]
+
+    /// The HTTP backend named by `--source`, or `nil` when it is absent.
+    /// - Throws: ``UsageError`` when `--db` is given too; ``CommandFailure`` for a bad convention,
+    ///   header or truth database.
+    static func backend(_ arguments: ParsedArguments, feed: String) throws -> HTTPFeedBackend? {
+        guard let source = arguments.value("--source") else {
+            for name in ["--convention", "--header", "--header-env", "--truth-db", "--timeout-ms"] where arguments.value(name) != nil {
+                throw UsageError("\(name) needs --source")
+            }
+            return nil
+        }
+        if arguments.value("--db") != nil { throw UsageError("give --db or --source, not both") }
+        var headers = arguments.all("--header")
+        for variable in arguments.all("--header-env") {
+            guard let line = ProcessInfo.processInfo.environment[variable], !line.isEmpty else {
+                throw CommandFailure("--header-env \(variable): the environment variable is not set")
+            }
+            headers.append(line)
+        }
+        let timeout = try arguments.int("--timeout-ms") ?? 10_000
+        do {
+            let convention = try Convention.load(arguments.value("--convention") ?? "feedsim")
+            let client = try HTTPClient(headers: headers, timeoutMs: timeout)
+            var truth: (any FeedBackend)?
+            if let path = arguments.value("--truth-db") {
+                let store = try StoreCommandSupport.openExisting(path)
+                truth = store.pages(feed: try store.requireFeed(named: feed))
+            }
+            return try HTTPFeedBackend(source: source, convention: convention, client: client, feed: feed, truth: truth)
+        } catch let error as ConventionError {
+            throw CommandFailure(error.message)
+        } catch let error as HTTPClientError {
+            throw CommandFailure(error.message)
+        }
+    }
+
+    /// The audit as lines for stderr.
+    static func auditText(_ backend: HTTPFeedBackend) -> String {
+        (["http source \(backend.source) (convention \(backend.convention.name))"]
+            + backend.audit.textLines.map { "  " + $0 }).joined(separator: "\n")
+    }
+}

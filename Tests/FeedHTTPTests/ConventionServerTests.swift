@@ -1,0 +1,135 @@
+import FeedResources
+import FeedHTTP
+import FeedModel
+import FeedStore
+import Foundation
+import Testing
+
+/// Walks of the Python fixture server (`Tests/Fixtures/convention_server.py`) over real loopback
+/// sockets, in the `stripe` and `link` conventions, correct and broken (and `relay` and `jsonapi`
+/// walks, so every preset meets a server).
+///
+/// The fixture holds 23 items, ids 101...123, item `100 + i` published `i` minutes after
+/// 2026-01-01T00:00Z (1 767 225 600 000 ms): the feed order is ids 123, 122, ..., 101. Pages of 5: 123–119, 118–114,
+/// 113–109, 108–104, 103–101.
+@Suite(.enabled(if: ConventionServer.python != nil, Comment(rawValue: ConventionServer.skipMessage)))
+struct ConventionServerTests {
+    static let feedOrder: [Int64] = Array((101...123).reversed())
+
+    func backend(_ server: ConventionServer, _ convention: String, timeoutMs: Int = 5000, truth: Bool = false) throws
+        -> HTTPFeedBackend
+    {
+        var truthBackend: (any FeedBackend)?
+        if truth {
+            let (store, feed) = try ConventionServer.truthStore()
+            truthBackend = store.pages(feed: feed)
+        }
+        return try HTTPFeedBackend(
+            source: server.url, convention: try #require(Convention.preset(named: convention)),
+            client: try HTTPClient(timeoutMs: timeoutMs), truth: truthBackend)
+    }
+
+    @Test(arguments: ["stripe", "link", "relay", "jsonapi"])
+    func walkFindsEveryItemInFeedOrder(convention: String) throws {
+        let server = try ConventionServer(convention: convention)
+        let http = try backend(server, convention, truth: true)
+        let walk = try http.walk(pageSize: 5)
+        #expect(walk.items.map(\.id) == Self.feedOrder)
+        #expect(walk.pages == 5)
+        #expect(walk.ending == "end of feed")
+        #expect(http.audit.problemCount == 0, "\(http.audit.examples)")
+        #expect(http.audit.requestMs.count == 5)
+        // Item 123 at 2026-01-01T00:00Z + 23 min (Stripe's `created` is in whole seconds, exact here).
+        let newest = try #require(walk.items.first)
+        #expect(newest.publishedAt == 1_767_225_600_000 + 23 * 60_000)
+    }
+
+    @Test(arguments: ["stripe", "link", "relay", "jsonapi"])
+    func pagesBeforeACursorComeBackInFeedOrder(convention: String) throws {
+        let server = try ConventionServer(convention: convention)
+        let http = try backend(server, convention)
+        let first = try http.newest(limit: 5)
+        let second = try http.after(try #require(first.lastCursor), limit: 5)
+        #expect(second.items.map(\.id) == [118, 117, 116, 115, 114])
+        // Back up from 118: the 5 newer items nearest it are 123...119.
+        let back = try http.before(try #require(second.firstCursor), limit: 5)
+        #expect(back.items.map(\.id) == [123, 122, 121, 120, 119])
+        #expect(http.audit.problemCount == 0, "\(http.audit.examples)")
+    }
+
+    @Test func repeatedStripeCursorIsReportedAndEndsTheWalk() throws {
+        // Page 2 (after 119) ends with item 119 again: 118, 117, 116, 115 are new, 119 is a repeat,
+        // and its id is the cursor just sent.
+        let server = try ConventionServer(convention: "stripe", mode: "repeat-cursor")
+        let http = try backend(server, "stripe", truth: true)
+        let walk = try http.walk(pageSize: 5)
+        #expect(walk.items.map(\.id) == Array(Self.feedOrder.prefix(9)))
+        #expect(walk.ending == "cursor handed back unchanged")
+        #expect(http.audit.counts[.cursorUnchanged] == 1)
+        #expect(http.audit.counts[.duplicateItem] == 1)
+        // The truth holds 23 items; the walk received 9.
+        #expect(http.audit.counts[.skippedItem] == 14)
+        #expect(http.audit.examples.contains { $0.problem == .cursorUnchanged && $0.url.hasSuffix("starting_after=119") })
+    }
+
+    @Test func repeatedLinkCursorIsReportedAndEndsTheWalk() throws {
+        // Page 2's rel="next" is the URL just requested (after=119).
+        let server = try ConventionServer(convention: "link", mode: "repeat-cursor")
+        let http = try backend(server, "link")
+        let walk = try http.walk(pageSize: 5)
+        #expect(walk.items.map(\.id) == Array(Self.feedOrder.prefix(10)))
+        #expect(http.audit.counts[.cursorUnchanged] == 1)
+        #expect(http.audit.requestMs.count == 2)
+    }
+
+    @Test func serverErrorEveryThirdRequestIsCountedAndTheWalkRetries() throws {
+        // Requests 3 and 6 get 500; each is retried, so 7 requests bring the 5 pages.
+        let server = try ConventionServer(convention: "stripe", mode: "error-every=3")
+        let http = try backend(server, "stripe")
+        let walk = try http.walk(pageSize: 5)
+        #expect(walk.items.map(\.id) == Self.feedOrder)
+        #expect(walk.failedRequests == 2)
+        #expect(http.audit.counts[.httpStatus] == 2)
+        #expect(http.audit.requestMs.count == 7)
+        #expect(http.audit.examples.allSatisfy { $0.detail == "status 500" })
+    }
+
+    @Test func truncatedJSONIsReportedAndTheWalkEndsAfterThreeFailures() throws {
+        let server = try ConventionServer(convention: "link", mode: "truncate")
+        let http = try backend(server, "link")
+        let walk = try http.walk(pageSize: 5, maxFailures: 3)
+        #expect(walk.items.map(\.id) == Array(Self.feedOrder.prefix(5)))
+        #expect(http.audit.counts[.malformedJSON] == 3)
+        #expect(walk.ending == "3 failed requests in a row")
+    }
+
+    @Test func slowResponsesTimeOutAndAreReported() throws {
+        // Later pages take 2 s; the client gives up after 300 ms.
+        let server = try ConventionServer(convention: "stripe", mode: "slow=2000")
+        let http = try backend(server, "stripe", timeoutMs: 300)
+        let walk = try http.walk(pageSize: 5, maxFailures: 2)
+        #expect(walk.items.count == 5)
+        #expect(http.audit.counts[.timeout] == 2)
+        #expect(http.audit.requestMs.suffix(2).allSatisfy { $0 >= 250 && $0 < 1500 })
+    }
+
+    @Test func aConventionFileWalksLikeThePreset() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("convention-\(UUID().uuidString).json")
+        try Data(
+            """
+            {"name": "my-stripe", "first": "{url}?limit={limit}", "after": "{url}?limit={limit}&starting_after={cursor}",
+             "items": "/data", "fields": {"id": "/id", "published_at": "/created", "height": "/height"},
+             "defaults": {"kind": "card", "width": 100}, "published_at_unit": "s",
+             "next": "item:/id", "has_more": "/has_more"}
+            """.utf8
+        ).write(to: file)
+        let server = try ConventionServer(convention: "stripe")
+        let http = try HTTPFeedBackend(source: server.url, convention: try Convention.load(file.path), client: try HTTPClient())
+        let walk = try http.walk(pageSize: 7)
+        #expect(walk.items.map(\.id) == Self.feedOrder)
+        #expect(walk.pages == 4)  // 7 + 7 + 7 + 2
+        #expect(walk.items.allSatisfy { $0.kind == "card" && $0.width == 100 })
+        let newest = try #require(walk.items.first)
+        #expect(newest.height == 200 + 10 * 23)
+    }
+}

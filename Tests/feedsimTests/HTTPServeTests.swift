@@ -1,0 +1,375 @@
+import FeedResources
+import FeedHTTP
+import FeedLayout
+import FeedModel
+import FeedReplay
+import FeedSimTestSupport
+import FeedStore
+import Foundation
+import Synchronization
+import Testing
+
+@testable import feedsim
+
+/// `feedsim serve` over real loopback sockets: the API's contract, injected faults, held
+/// responses, malformed requests, and a replay through `--source` that gives the same report as
+/// the replay with `--db`.
+@Suite struct HTTPServeTests {
+    let directory: URL = {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("feedsim-http-\(UUID().uuidString)")
+        try! FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }()
+
+    func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
+
+    func run(_ arguments: [String]) -> Int32 { runMain(["feedsim"] + arguments, commands: commands) }
+
+    /// A server on a free loopback port over the database at `db`.
+    func serve(_ db: String, threads: Int = 2, timeoutSeconds: Int = 10, planner: ResponsePlanner? = nil) throws -> FeedServer {
+        try FeedServer(
+            configuration: FeedServer.Configuration(
+                host: "127.0.0.1", port: 0, threads: threads, connectionTimeoutSeconds: timeoutSeconds, planner: planner)
+        ) { try SQLiteCatalog(path: db) }
+    }
+
+    /// Five hand-made items in feed `home`: ids 1...5 published at 1000, 2000, 2000, 3000, 4000 ms,
+    /// so the feed order is 5, 4, 3, 2, 1 (3 before 2: the tie at 2000 goes to the larger id).
+    func handMadeDatabase() throws -> String {
+        let db = path("hand.sqlite")
+        let store = try ItemStore(path: db)
+        let times: [Int64] = [1000, 2000, 2000, 3000, 4000]
+        let items = times.enumerated().map { index, time in
+            NewItem(
+                id: Int64(index + 1), publishedAt: time, kind: index == 2 ? "video" : "photo", width: 300,
+                height: Double(100 * (index + 1)), title: "item \(index + 1)", author: "a\(index + 1)",
+                payload: #"{"n":\#(index + 1)}"#)
+        }
+        _ = try store.insert(items: items, feedNamed: "home")
+        _ = try store.createFeed(named: "empty")
+        return db
+    }
+
+    func get(_ client: HTTPClient, _ server: FeedServer, _ target: String) throws -> (Int, [String: Any], HTTPExchange) {
+        let exchange = try client.get("http://127.0.0.1:\(server.port)\(target)")
+        let json = (try? JSONSerialization.jsonObject(with: Data(exchange.body))) as? [String: Any] ?? [:]
+        return (exchange.status, json, exchange)
+    }
+
+    @Test func pagesFollowTheFeedOrderWithRowsAndBothCursors() throws {
+        let server = try serve(try handMadeDatabase())
+        let client = try HTTPClient()
+        let (status, first, exchange) = try get(client, server, "/v1/feeds/home/items?limit=2")
+        #expect(status == 200)
+        #expect(exchange.header("access-control-allow-origin") == "*")
+        #expect(exchange.header("content-type") == "application/json; charset=utf-8")
+        let items = try #require(first["items"] as? [[String: Any]])
+        #expect(items.map { $0["id"] as? Int } == [5, 4])
+        #expect(items[0]["title"] as? String == "item 5")
+        #expect(items[0]["author"] as? String == "a5")
+        #expect(items[0]["payload"] as? String == #"{"n":5}"#)
+        #expect(items[0]["height"] as? Int == 500)
+        #expect(items[0]["image_url"] as? String == "/v1/images/5.svg")
+        #expect(first["has_more_after"] as? Bool == true)
+        #expect(first["has_more_before"] as? Bool == false)
+        #expect(first["next_cursor"] as? String == Cursor(publishedAt: 3000, id: 4).text)
+        #expect(first["prev_cursor"] as? String == Cursor(publishedAt: 4000, id: 5).text)
+        let next = try #require(first["next_cursor"] as? String)
+        let (_, second, _) = try get(client, server, "/v1/feeds/home/items?limit=2&after=\(next)")
+        #expect((second["items"] as? [[String: Any]])?.map { $0["id"] as? Int } == [3, 2])
+        let (_, last, _) = try get(client, server, "/v1/feeds/home/items?limit=2&after=\(Cursor(publishedAt: 2000, id: 2).text)")
+        #expect((last["items"] as? [[String: Any]])?.map { $0["id"] as? Int } == [1])
+        #expect(last["has_more_after"] as? Bool == false)
+        // Before item 2: the two newer items nearest it, in feed order.
+        let (_, before, _) = try get(client, server, "/v1/feeds/home/items?limit=2&before=\(Cursor(publishedAt: 2000, id: 2).text)")
+        #expect((before["items"] as? [[String: Any]])?.map { $0["id"] as? Int } == [4, 3])
+        #expect(before["has_more_before"] as? Bool == true)
+        let (_, empty, _) = try get(client, server, "/v1/feeds/empty/items")
+        #expect((empty["items"] as? [Any])?.isEmpty == true)
+        #expect(empty["next_cursor"] is NSNull)
+        server.stop()
+    }
+
+    @Test(arguments: [
+        ("/v1/feeds/home/items?limit=0", "limit"),
+        ("/v1/feeds/home/items?limit=abc", "limit"),
+        ("/v1/feeds/home/items?limit=1001", "limit"),
+        ("/v1/feeds/home/items?after=v2.nope", "after"),
+        ("/v1/feeds/home/items?before=x", "before"),
+        ("/v1/feeds/home/items?limit=%FF", "limit"),
+        ("/v1/items?ids=1,x", "ids"),
+        ("/v1/items", "ids"),
+        ("/v1/images/abc.svg", "id"),
+    ])
+    func badParametersAre400NamingTheParameter(target: String, parameter: String) throws {
+        let server = try serve(try handMadeDatabase())
+        let (status, json, _) = try get(try HTTPClient(), server, target)
+        #expect(status == 400)
+        let error = try #require(json["error"] as? [String: Any])
+        #expect(error["parameter"] as? String == parameter)
+        #expect(error["status"] as? Int == 400)
+        server.stop()
+    }
+
+    @Test func unknownFeedsItemsAndPathsAre404AndWrongMethods405() throws {
+        let server = try serve(try handMadeDatabase())
+        let client = try HTTPClient()
+        let (feed, json, _) = try get(client, server, "/v1/feeds/nope/items")
+        #expect(feed == 404)
+        #expect((json["error"] as? [String: Any])?["code"] as? String == "unknown_feed")
+        #expect(try get(client, server, "/v1/images/99.svg").0 == 404)
+        #expect(try get(client, server, "/v2/feeds").0 == 404)
+        let wrong = try client.delete("http://127.0.0.1:\(server.port)/v1/feeds")
+        #expect(wrong.status == 405)
+        #expect(wrong.header("allow") == "GET")
+        server.stop()
+    }
+
+    @Test func feedsRowsInsertsAndImagesAnswerAsDocumented() throws {
+        let server = try serve(try handMadeDatabase())
+        let client = try HTTPClient()
+        let (_, feeds, _) = try get(client, server, "/v1/feeds")
+        #expect((feeds["feeds"] as? [[String: Any]])?.map { $0["name"] as? String } == ["empty", "home"])
+        let (_, rows, _) = try get(client, server, "/v1/items?ids=3,99,1")
+        #expect((rows["items"] as? [[String: Any]])?.map { $0["title"] as? String } == ["item 3", "item 1"])
+        #expect(rows["missing"] as? [Int] == [99])
+        let body = #"{"items":[{"published_at":5000,"kind":"ad","width":320,"height":50,"title":"new","payload":{"x":1}}]}"#
+        let posted = try client.post("http://127.0.0.1:\(server.port)/v1/feeds/home/items", body: Array(body.utf8))
+        #expect(posted.status == 201)
+        let ids = try #require(((try JSONSerialization.jsonObject(with: Data(posted.body))) as? [String: Any])?["ids"] as? [Int])
+        #expect(ids == [6])  // SQLite's next rowid after 5
+        let (_, newest, _) = try get(client, server, "/v1/feeds/home/items?limit=1")
+        let top = try #require((newest["items"] as? [[String: Any]])?.first)
+        #expect(top["id"] as? Int == 6)
+        #expect(top["payload"] as? String == #"{"x":1}"#)
+        let bad = try client.post(
+            "http://127.0.0.1:\(server.port)/v1/feeds/home/items", body: Array(#"{"items":[{"published_at":1,"kind":""}]}"#.utf8))
+        #expect(bad.status == 400)
+        #expect(
+            (((try JSONSerialization.jsonObject(with: Data(bad.body))) as? [String: Any])?["error"] as? [String: Any])?["parameter"]
+                as? String == "items[0].kind")
+        // Item 3 is a 300 × 300 video: the placeholder has its size and names its kind.
+        let image = try client.get("http://127.0.0.1:\(server.port)/v1/images/3.svg")
+        #expect(image.status == 200)
+        #expect(image.header("content-type") == "image/svg+xml")
+        let svg = String(decoding: image.body, as: UTF8.self)
+        #expect(svg.hasPrefix(#"<svg xmlns="http://www.w3.org/2000/svg" width="300" height="300" viewBox="0 0 300 300">"#))
+        #expect(svg.contains(">video 300×300</text>"))
+        server.stop()
+    }
+
+    @Test func injectedFaultsAnswer500And429And503AndTimeoutsCloseTheConnection() throws {
+        let db = try handMadeDatabase()
+        let cases: [(String, Int?)] = [("error=1", 500), ("rate-limit=1,retry-after=7", 429), ("outage=0-600000", 503), ("timeout=1,timeout-ms=200", nil)]
+        for (spec, status) in cases {
+            let faults = try ServeFaults.parse(spec)
+            let server = try serve(db, planner: faults.planner(latency: nil, seed: 1))
+            let client = try HTTPClient(timeoutMs: 5000)
+            let url = "http://127.0.0.1:\(server.port)/v1/feeds/home/items"
+            if let status {
+                let answer = try client.get(url)
+                #expect(answer.status == status, "\(spec)")
+                if status == 429 { #expect(answer.header("retry-after") == "7") }
+            } else {
+                let error = #expect(throws: HTTPTransportError.self) { try client.get(url) }
+                #expect(error?.timedOut == false)  // closed by the server after 200 ms, not the client's 5 s
+                #expect((error?.elapsedMs ?? 0) >= 150)
+            }
+            server.stop()
+        }
+    }
+
+    @Test func theSameSeedDrawsTheSameFaultsForTheSameRequests() throws {
+        // Request n's plan depends only on the seed and n.
+        let faults = try ServeFaults.parse("error=0.3,rate-limit=0.2")
+        let a = faults.planner(latency: .uniform(min: 0, max: 100), seed: 7)
+        let b = faults.planner(latency: .uniform(min: 0, max: 100), seed: 7)
+        let c = faults.planner(latency: .uniform(min: 0, max: 100), seed: 8)
+        let planA = (0..<200).map { a(UInt64($0), 0) }
+        #expect(planA == (0..<200).map { b(UInt64($0), 0) })
+        #expect(planA != (0..<200).map { c(UInt64($0), 0) })
+        let errors = planA.filter { $0.fault == .serverError }.count
+        #expect((40...80).contains(errors))  // 30 % of 200 = 60, ± 3.3 standard deviations
+    }
+
+    @Test func aHeldResponseDoesNotBlockItsWorkerThread() throws {
+        // One worker thread; the first request is held 2 s, the second answers at once: it must
+        // come back while the first is still held.
+        let server = try serve(try handMadeDatabase(), threads: 1) { index, _ in
+            index == 0 ? ResponsePlan(delayMs: 2000) : .immediate
+        }
+        let url = "http://127.0.0.1:\(server.port)/v1/feeds/home/items"
+        let firstDone = Mutex<Int?>(nil)
+        let thread = Thread {
+            let status = (try? HTTPClient().get(url))?.status
+            firstDone.withLock { $0 = status ?? -1 }
+        }
+        thread.start()
+        while server.requestsReceived < 1 { usleep(1000) }
+        let second = try HTTPClient().get(url)
+        #expect(second.status == 200)
+        #expect(firstDone.withLock { $0 } == nil)
+        while firstDone.withLock({ $0 }) == nil { usleep(10_000) }
+        #expect(firstDone.withLock { $0 } == 200)
+        server.stop()
+    }
+
+    @Test func malformedRequestsGet4xxOrAClosedConnectionAndTheServerStaysUp() throws {
+        let server = try serve(try handMadeDatabase(), timeoutSeconds: 1)
+        let client = try HTTPClient()
+        // A 200 KB query string is over the connection's 64 KiB memory: refused by libmicrohttpd.
+        let huge = String(repeating: "a", count: 200_000)
+        if let answer = try? client.get("http://127.0.0.1:\(server.port)/v1/feeds/home/items?limit=\(huge)") {
+            #expect((400...499).contains(answer.status))
+        }
+        // Not UTF-8 in the path.
+        let badPath = try client.get("http://127.0.0.1:\(server.port)/v1/feeds/%FF/items")
+        #expect((400...499).contains(badPath.status))
+        // Slowloris: half a request line and never the rest; closed after the 1 s idle timeout.
+        let socket = try RawSocket(port: server.port)
+        try socket.send("GET /v1/feeds HTTP/1.1\r\nHost: x\r\n")
+        #expect(try client.get("http://127.0.0.1:\(server.port)/v1/feeds").status == 200)
+        #expect(socket.waitForClose(seconds: 10))
+        // Garbage that is not HTTP.
+        let garbage = try RawSocket(port: server.port)
+        try garbage.send("\u{1}\u{2}\u{3} nonsense\r\n\r\n")
+        #expect(garbage.waitForClose(seconds: 10))
+        #expect(try client.get("http://127.0.0.1:\(server.port)/v1/feeds").status == 200)
+        server.stop()
+    }
+
+    /// The same seeded data and trace give the same replay report through `serve` + `--source`
+    /// as with `--db`, for every layout kind (the client-side latency and fault models the same):
+    /// a flinger trace (many More pages) and a refresher trace (inserts at the head, pulls to refresh).
+    @Test func replayWithSourceGivesTheSameReportAsWithTheDatabaseForEveryLayout() throws {
+        let db = path("feed.sqlite")
+        #expect(run(["seed", "--db", db, "--preset", "mixed", "--count", "2000"]) == 0)
+        let flinger = path("flinger.jsonl")
+        let refresher = path("refresher.jsonl")
+        #expect(run(["trace", "synth", "--model", "flinger", "--duration", "12", "--seed", "5", "-o", flinger]) == 0)
+        #expect(run(["trace", "synth", "--model", "refresher", "--duration", "12", "--seed", "5", "-o", refresher]) == 0)
+        let server = try serve(db)
+        let source = "http://127.0.0.1:\(server.port)"
+        let vertical: Set = ["grid", "flow", "mosaic", "waterfall", "list"]
+        for kind in ["grid", "flow", "mosaic", "carousel", "strip", "waterfall", "list"] {
+            for (name, trace) in [("flinger", flinger), ("refresher", refresher)] {
+                var common = ["--trace", trace, "--kind", kind, "--latency", "lognormal:80,0.4", "--faults", "error=0.05", "--seed", "3"]
+                if kind == "carousel" { common += ["--item-size", "300x400"] }
+                // The command line's own parsing, then the library calls `replay --db` and
+                // `replay --source` make (no report printed: stdout is shared by parallel tests).
+                let specs = SourceOptions.specs + LayoutOptions.specs + ReplayOptionsParsing.specs
+                    + [OptionSpec("--trace", .value, help: ""), OptionSpec("--db", .value, help: "")]
+                let parsed = try ParsedArguments(["--source", source] + common, specs: specs)
+                var options = try ReplayOptionsParsing.options(from: parsed)
+                let layout = try LayoutOptions.configuration(from: parsed, defaultKind: .grid)
+                if layout.refreshHeight > 0 { options.refreshControlHeight = layout.refreshHeight }
+                let loaded = try TraceFormat.canonical.load(contentsOf: trace)
+                let preset = try Preset.named("mixed")
+                let viaDB = try ReplaySession.run(
+                    trace: loaded, store: try ItemStore(path: db), feed: "home", layout: layout, options: options,
+                    insertPreset: preset)
+                let http = try #require(try SourceOptions.backend(parsed, feed: "home"))
+                let viaHTTP = try ReplaySession.run(
+                    trace: loaded, backend: http, layout: layout, options: options, insertPreset: preset)
+                #expect(http.audit.problemCount == 0, "\(kind) \(name): \(http.audit.examples)")
+                let a = try viaDB.report.jsonData()
+                let b = try viaHTTP.report.jsonData()
+                #expect(a == b, "\(kind) \(name): the reports differ")
+                let pages = (try JSONSerialization.jsonObject(with: a) as? [String: Any])?["pages"] as? [String: Any]
+                if name == "flinger" && vertical.contains(kind) {
+                    #expect((pages?["more"] as? Int ?? 0) > 0, "\(kind): no More pages")
+                }
+                if name == "refresher" && vertical.contains(kind) {
+                    #expect((pages?["refresh"] as? Int ?? 0) > 0, "\(kind): no Refresh")
+                }
+            }
+        }
+        // The trace's inserts lived in the replays' memory: the database holds its 2000 items.
+        #expect(try ItemStore(path: db).stats().feeds.map(\.items).reduce(0, +) == 2000)
+        // With --keep-inserts they are POSTed at the end, and the server's database has them.
+        let parsed = try ParsedArguments(
+            ["--source", source], specs: SourceOptions.specs + [OptionSpec("--db", .value, help: "")])
+        let http = try #require(try SourceOptions.backend(parsed, feed: "home"))
+        var options = try ReplayOptionsParsing.options(from: try ParsedArguments([], specs: ReplayOptionsParsing.specs))
+        options.keepTimeline = false
+        _ = try ReplaySession.run(
+            trace: try TraceFormat.canonical.load(contentsOf: refresher), backend: http,
+            layout: LayoutConfiguration(kind: .list), options: options, insertPreset: try Preset.named("mixed"),
+            keepInserts: true)
+        let inserted = try ReplayTraceCount.inserts(in: refresher)
+        #expect(inserted > 0)
+        #expect(try ItemStore(path: db).stats().feeds.map(\.items).reduce(0, +) == 2000 + inserted)
+        server.stop()
+    }
+
+    @Test func theServeProcessFinishesAHeldRequestOnSIGTERMAndExitsZero() throws {
+        let binary = try #require(ProcessDeterminismTests.binary, "the feedsim binary is built")
+        let db = try handMadeDatabase()
+        let log = path("access.log")
+        let child = try ChildProcess(
+            binary.path, ["serve", "--db", db, "--listen", "127.0.0.1:0", "--latency", "fixed:1500", "--access-log", log])
+        let line = try #require(child.waitForLine(startingWith: "feedsim serve: listening on"), "\(child.standardError)")
+        let port = try #require(line.split(separator: ":").last.flatMap { Int($0.split(separator: " ").first ?? "") })
+        let answer = Mutex<Int?>(nil)
+        let thread = Thread {
+            let status = (try? HTTPClient().get("http://127.0.0.1:\(port)/v1/feeds/home/items?limit=1"))?.status
+            answer.withLock { $0 = status ?? -1 }
+        }
+        thread.start()
+        usleep(500_000)  // the request is being held (1.5 s)
+        child.send(SIGTERM)
+        #expect(child.wait() == 0)
+        #expect(answer.withLock { $0 } == 200)
+        let logged = try String(contentsOfFile: log, encoding: .utf8)
+        #expect(logged.contains("\"GET /v1/feeds/home/items?limit=1 HTTP/1.1\" 200 "))
+    }
+}
+
+/// Counts a trace's inserted items, read from its JSON Lines by hand (not through the replay).
+enum ReplayTraceCount {
+    static func inserts(in path: String) throws -> Int {
+        try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").reduce(0) { total, line in
+            guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+                object["type"] as? String == "insert"
+            else { return total }
+            return total + (object["count"] as? Int ?? 0)
+        }
+    }
+}
+
+/// A plain TCP connection for sending bytes that are not a well-formed request.
+final class RawSocket {
+    let descriptor: Int32
+
+    init(port: UInt16) throws {
+        descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = port.bigEndian
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let result = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard result == 0 else { throw POSIXError(.ECONNREFUSED) }
+    }
+
+    deinit { close(descriptor) }
+
+    func send(_ text: String) throws {
+        let bytes = Array(text.utf8)
+        guard write(descriptor, bytes, bytes.count) == bytes.count else { throw POSIXError(.EPIPE) }
+    }
+
+    /// Whether the server closes the connection (a read returns 0 or an error) within `seconds`;
+    /// any bytes it sends first (an error response) are read and dropped.
+    func waitForClose(seconds: Int) -> Bool {
+        var timeout = timeval(tv_sec: seconds, tv_usec: 0)
+        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = read(descriptor, &buffer, buffer.count)
+            if count == 0 { return true }
+            if count < 0 { return errno == ECONNRESET }
+        }
+    }
+}
