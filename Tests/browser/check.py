@@ -212,8 +212,9 @@ def run_checks(binary, work, images):
     db = os.path.join(work, "tiny.sqlite")
     trace = os.path.join(HERE, "tiny-trace.jsonl")
     feedsim(binary, "import", "--db", db, "--feed", "home", os.path.join(HERE, "tiny-items.jsonl"))
+    # The costs the hand computation used (ReportTestSupport.swift), not the calibrated defaults.
     tiny = ["--db", db, "--trace", trace, "--kind", "grid", "--columns", "3", "--latency", "fixed:200",
-            "--initial-pages", "1"]
+            "--initial-pages", "1", "--ranges", "uikit", "--costs", "base=2,layout=3,create=6,reuse=1.5,bind=1"]
     a_html, a_json = os.path.join(work, "replay.html"), os.path.join(work, "a.json")
     feedsim(binary, "replay", *tiny, "--page-size", "30", "--html", a_html, "--report", a_json)
     b_json = os.path.join(work, "b.json")
@@ -295,13 +296,14 @@ def run_checks(binary, work, images):
     print("sweep report")
     s_html, s_csv = os.path.join(work, "sweep.html"), os.path.join(work, "sweep.csv")
     feedsim(binary, "sweep", *tiny, "--vary", "page-size=10,20,30,60", "--vary", "latency=fixed:100|fixed:200|fixed:400",
-            "--jobs", "2", "--cost", "rows", "--harm", "hitch-ratio", "--html", s_html, "--csv", s_csv)
+            "--jobs", "2", "--cost", "rows", "--harm", "blank-p95", "--html", s_html, "--csv", s_csv)
     dom, console = open_page(s_html)
     check(console == [], "no console messages %s" % console)
     with open(s_csv) as f:
         rows = [line.split(",") for line in f.read().splitlines()]
     header, rows = rows[0], rows[1:]
-    points = [(float(r[header.index("rows_fetched")]), float(r[header.index("hitch_ratio_ms_per_s")])) for r in rows]
+    # Harm blank-p95: the 1.5 s tiny trace scrolls too little for a hitch ratio (its column is empty).
+    points = [(float(r[header.index("rows_fetched")]), float(r[header.index("blank_p95")])) for r in rows]
     # An independent oracle: brute-force dominance over the CSV's own figures.
     frontier = [not any(q[0] <= p[0] and q[1] <= p[1] and q != p for q in points) for p in points]
     check([r[header.index("frontier")] == "1" for r in rows] == frontier, "the CSV's frontier is the brute-force one")
