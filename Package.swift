@@ -36,6 +36,10 @@ let package = Package(
         .target(name: "FeedEngine", dependencies: ["FeedModel", "FeedLayout"]),
         .target(name: "FeedReplay", dependencies: ["FeedEngine", "FeedModel", "FeedResources"]),
         .target(name: "FeedLoad", dependencies: ["FeedReplay", "FeedModel", "FeedResources", "FeedSimLibc"]),
+        // HTML reports, the Perfetto export, `feedsim compare` and `sweep` (one self-contained page each).
+        .target(
+            name: "FeedReport",
+            dependencies: ["FeedReplay", "FeedLoad", "FeedEngine", "FeedLayout", "FeedModel", "FeedResources", "FeedStore"]),
         // The fuzz driver of every trace reader and item importer (`feedsim fuzz`, and a round in the tests).
         .target(name: "FeedFuzz", dependencies: ["FeedModel", "FeedResources", "FeedReplay", "FeedStore"]),
         // `feedsim bench`: each benchmark beside its raw baseline, measured in the same run.
@@ -49,7 +53,7 @@ let package = Package(
             name: "feedsim",
             dependencies: [
                 "FeedModel", "FeedResources", "FeedStore", "FeedLayout", "FeedEngine", "FeedReplay", "FeedLoad",
-                "FeedSimBenchmarks", "FeedFuzz", "FeedHTTP", "FeedPostgres",
+                "FeedSimBenchmarks", "FeedFuzz", "FeedHTTP", "FeedPostgres", "FeedReport",
             ]
         ),
         // Locates the package's files and the real data outside it, for the tests only.
@@ -75,6 +79,8 @@ let package = Package(
         .testTarget(
             name: "FeedFuzzTests",
             dependencies: ["FeedFuzz", "FeedResources", "FeedReplay", "FeedStore", "FeedModel", "FeedSimTestSupport"]),
+        .testTarget(
+            name: "FeedReportTests", dependencies: ["FeedReport", "FeedStore", "FeedResources", "FeedSimTestSupport"]),
         .testTarget(name: "FeedHTTPTests", dependencies: ["FeedHTTP", "FeedModel", "FeedStore", "FeedSimTestSupport"]),
         .testTarget(
             name: "feedsimTests",

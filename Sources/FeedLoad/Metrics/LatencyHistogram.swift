@@ -69,6 +69,29 @@ public struct LatencyHistogram: Hashable, Sendable {
         max = Swift.max(max ?? 0, other.max ?? 0)
     }
 
+    /// The values recorded since `earlier`, a copy of this histogram taken before (same counts or
+    /// fewer in every bucket): what a per-second series reads from two cumulative snapshots.
+    /// Minimum and maximum are the bounds of the lowest and highest bucket left (within
+    /// ``relativeError``); the sum is the difference of the sums.
+    /// - Complexity: O(buckets).
+    public func subtracting(_ earlier: LatencyHistogram) -> LatencyHistogram {
+        guard earlier.count > 0 else { return self }
+        var out = LatencyHistogram()
+        guard count > earlier.count else { return out }
+        out.counts = counts
+        for index in earlier.counts.indices where earlier.counts[index] != 0 {
+            out.counts[index] -= Swift.min(out.counts[index], earlier.counts[index])
+        }
+        out.count = count - earlier.count
+        out.sum = sum >= earlier.sum ? sum - earlier.sum : 0
+        if let low = out.counts.firstIndex(where: { $0 != 0 }), let high = out.counts.lastIndex(where: { $0 != 0 }) {
+            out.min = Self.bucketBounds(low).lower
+            let (lower, width) = Self.bucketBounds(high)
+            out.max = lower + width - 1
+        }
+        return out
+    }
+
     /// The value at quantile `q` by nearest rank (the smallest recorded value with at least
     /// `ceil(q × count)` values at or below it), within ``relativeError`` of the exact one;
     /// `nil` when empty. `q` is clamped to `[0, 1]`; `q = 0` gives the minimum, `q = 1` the maximum.

@@ -82,7 +82,21 @@ public struct LoadMetrics: Sendable {
     /// The replays' own violations by kind (`duplicate_id`, `gap`, `order_broken`, `anchor_drift`, …).
     public var replayViolations: [String: Int] = [:]
 
+    /// Replay sessions that finished (their blank area and time to first content are counted).
+    public var replaysFinished = 0
+    /// Sum of the finished replays' mean blank fractions (0...1 each).
+    public var blankMeanSum = 0.0
+    /// Time to first content of the finished replays that showed content, nanoseconds of virtual time.
+    public var timeToFirstContent = LatencyHistogram()
+
     public init() {}
+
+    /// Adds a finished replay's blank area (mean fraction, 0...1) and time to first content (ms, `nil` if never).
+    public mutating func recordReplay(blankMeanFraction: Double, timeToFirstContentMs: Double?) {
+        replaysFinished += 1
+        blankMeanSum += blankMeanFraction
+        if let ms = timeToFirstContentMs { timeToFirstContent.record(UInt64(max(0, ms) * 1e6)) }
+    }
 
     /// Records one query's latency.
     public mutating func record(_ kind: QueryKind, nanoseconds: UInt64) {
@@ -129,6 +143,9 @@ public struct LoadMetrics: Sendable {
         spansReused += other.spansReused
         notableSessions += other.notableSessions
         for (kind, count) in other.replayViolations { replayViolations[kind, default: 0] += count }
+        replaysFinished += other.replaysFinished
+        blankMeanSum += other.blankMeanSum
+        timeToFirstContent.merge(other.timeToFirstContent)
     }
 
     /// Total time of the page and row queries, nanoseconds (sum of their histograms).

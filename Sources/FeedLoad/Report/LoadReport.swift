@@ -91,6 +91,18 @@ public struct LoadReport: Codable, Sendable {
     public var consistency: Consistency
     /// Why the run never got going: a writer or worker thread that could not be started.
     public var startFailure: String?
+    /// Replay sessions that finished, their blank area (the mean of their mean blank fractions,
+    /// 0...1) and time to first content (ms of virtual time, over the sessions that showed content).
+    public var replays: Replays
+    /// One entry per wall second of the run (the last one shorter): throughput, latency per
+    /// query kind, sessions, errors, blank area and time to first content over time.
+    public var timeline: [LoadSecond] = []
+
+    public struct Replays: Codable, Hashable, Sendable {
+        public var finished: Int
+        public var blankMeanFraction: Double?
+        public var timeToFirstContent: Latency?
+    }
 
     public init(
         configuration: LoadConfiguration, counts: SessionCounts, metrics: LoadMetrics, elapsed: Duration,
@@ -136,6 +148,16 @@ public struct LoadReport: Codable, Sendable {
                 mean: Self.round((histogram.mean ?? 0) / 1e6, 4))
         }
         self.latency = latency
+        let ttfc = metrics.timeToFirstContent
+        func ttfcMs(_ q: Double) -> Double { Self.round(Double(ttfc.value(atQuantile: q) ?? 0) / 1e6, 3) }
+        replays = Replays(
+            finished: metrics.replaysFinished,
+            blankMeanFraction: metrics.replaysFinished > 0
+                ? Self.round(metrics.blankMeanSum / Double(metrics.replaysFinished), 6) : nil,
+            timeToFirstContent: ttfc.count > 0
+                ? Latency(
+                    count: ttfc.count, p50: ttfcMs(0.5), p90: ttfcMs(0.9), p99: ttfcMs(0.99), p999: ttfcMs(0.999), max: ttfcMs(1),
+                    mean: Self.round((ttfc.mean ?? 0) / 1e6, 3)) : nil)
         consistency = Consistency(
             sessionsChecked: metrics.sessionsChecked, duplicates: metrics.consistency.duplicates,
             skips: metrics.consistency.skips, spansRead: metrics.spansRead, spansReused: metrics.spansReused,

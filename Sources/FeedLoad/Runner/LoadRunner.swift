@@ -117,14 +117,20 @@ public final class LoadRunner: Sendable {
             report.startFailure = failure
             return report
         }
+        let sampler = TimelineSampler()
+        let (scheduler, writers) = (scheduler, writers)
+        sampler.start { (scheduler.progress(), writers?.metrics()) }
         let result = scheduler.run()
         writers?.stop()
+        let writerMetrics = writers?.metrics()
+        let timeline = sampler.stop(final: result, writers: writerMetrics)
         var metrics = result.metrics
-        if let writers { metrics.merge(writers.metrics()) }
+        if let writerMetrics { metrics.merge(writerMetrics) }
         var report = LoadReport(
             configuration: configuration, counts: result.counts, metrics: metrics, elapsed: result.elapsed,
             stoppedEarly: stop.isSet && result.startFailure == nil)
         report.startFailure = result.startFailure
+        report.timeline = timeline
         return report
     }
 

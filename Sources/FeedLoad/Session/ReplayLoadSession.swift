@@ -95,7 +95,9 @@ public final class ReplayLoadSession: LoadSession {
         let walks = backend.source.walks
         let count = try ConsistencyChecker.check(
             walks: walks, truth: connections.truth, maxIDAtStart: maxIDAtStart, metrics: &metrics)
-        let violations = replay.result.report.violations
+        let report = replay.result.report
+        let violations = report.violations
+        metrics.recordReplay(blankMeanFraction: report.blank.meanFraction, timeToFirstContentMs: report.timeToFirstContentMs)
         metrics.recordReplayViolations(violations.map(\.kind))
         metrics.recordSession(
             SessionOutcome(

@@ -52,14 +52,18 @@ extension ReplaySession {
             delivered += 1
             switch completion {
             case .page(let request, .success(let page)):
+                recorder?.record(.pageAnswered(id: request.id, failure: nil, t: now))
                 process(controller.pageArrived(request, page: page, now: now), load: request.kind)
             case .page(let request, .failure(let error)):
+                recorder?.record(.pageAnswered(id: request.id, failure: error, t: now))
                 process(controller.pageFailed(request, error: error, now: now))
             case .rows(let fetchID, let ids, let batch):
                 rowFetchLanded(ids: ids)
+                recorder?.record(.rowsAnswered(fetchID: fetchID, t: now))
                 _ = virtualizer.rowsArrived(fetchID: fetchID, batch: batch)
             case .rowsFailed(let fetchID, let ids):
                 rowFetchLanded(ids: ids)
+                recorder?.record(.rowsAnswered(fetchID: fetchID, t: now))  // answered without rows
                 rowFetchFailures += 1
                 virtualizer.rowsFailed(fetchID: fetchID)
             case .retryTick:
@@ -115,6 +119,9 @@ extension ReplaySession {
     /// after the drawn latency, or a failure when the fault model says so.
     func issuePage(_ request: FeedController.FetchRequest) {
         let latency = options.latency.sample(&latencyRNG)
+        recorder?.record(
+            .pageIssued(
+                id: request.id, kind: request.kind, direction: request.direction, attempt: request.attempt, t: now))
         switch options.faults.outcome(issuedAt: now, &faultRNG) {
         case .error:
             queue.push(.page(request, .failure("simulated server error")), at: now + latency)
@@ -144,6 +151,7 @@ extension ReplaySession {
             rowsFetched += fetch.itemIDs.count
             rowBatches += 1
             rowFetchesInFlight += 1
+            recorder?.record(.rowsIssued(fetchID: fetch.id, count: fetch.itemIDs.count, t: now))
             for id in fetch.itemIDs {
                 if rowIDsOnTheWire[id, default: 0] > 0 { rowsRedundant += 1 }
                 rowIDsOnTheWire[id, default: 0] += 1

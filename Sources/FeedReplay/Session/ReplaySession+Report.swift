@@ -63,6 +63,11 @@ extension ReplaySession {
             loadStates: controller.directionalLoadStates,
             cost: cost, afterFirstContent: firstContentTime != nil, edgeEffect: edgeEffect, centredIndex: centred)
         metrics.record(sample)
+        if let recorder {
+            recordFrame(
+                update, rowMissingFraction: sample.rowMissingFraction, noContentFraction: sample.noContentFraction,
+                cost: cost, recorder: recorder)
+        }
         return sample
     }
 

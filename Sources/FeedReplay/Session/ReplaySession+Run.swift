@@ -22,17 +22,21 @@ extension ReplaySession {
     ///     the same report.
     ///   - shouldStop: checked once per frame and before committing; when it returns `true` the
     ///     replay ends with ``ReplayError/interrupted`` and nothing is written (SIGINT, SIGTERM).
+    ///   - recorder: receives every frame and request (for the HTML report and Perfetto export);
+    ///     `nil` records nothing. With a recorder every frame is stepped (no idle skipping), so it
+    ///     sees each one; the report is the same either way.
     /// - Throws: ``LayoutError`` for a layout that cannot be prepared for the trace's viewport,
     ///   ``ReplayError`` for invalid options or an interruption, and the backend's errors.
     public static func run(
         trace: Trace, backend: any FeedBackend, largestID: Int64? = nil, layout: LayoutConfiguration,
         options: ReplayOptions, insertPreset: Preset, keepInserts: Bool = false,
-        shouldStop: @escaping () -> Bool = { false }
+        shouldStop: @escaping () -> Bool = { false }, recorder: (any ReplayRecorder)? = nil
     ) throws -> ReplayResult {
         let store = try StoreBackend(backend: backend, insertPreset: insertPreset, seed: options.seed, largestID: largestID)
         let session = try ReplaySession(
             trace: trace, layout: try layout.makeLayout(), layoutDescription: layout.summary, backend: store,
             options: options, axis: layout.scrollAxis)
+        session.recorder = recorder
         // Idle stretches are jumped over (``ReplayOptions/skipsIdleFrames``; the report is the same),
         // so a trace that rests for hours replays in moments.
         while try session.advanceFrame(skippingIdle: options.skipsIdleFrames) {

@@ -78,6 +78,9 @@ public final class ReplaySession {
     var viewportReportPending = false
     /// Offset moved by scroll anchoring this frame (not scrolling: the content moved, not the view).
     var anchorShiftThisFrame = 0.0
+    /// Receives a record of every frame and request when set (the HTML report, the Perfetto
+    /// export); `nil` by default, and then nothing is recorded.
+    public var recorder: (any ReplayRecorder)?
 
     /// A simulated answer waiting on the virtual clock.
     enum Completion {
@@ -197,7 +200,8 @@ public final class ReplaySession {
             && update.cancelledFetchIDs.isEmpty && rowBatches == marks.rows && transitions.count == marks.transitions
             && violations.count == marks.violations && taps.count == marks.taps && !scroll.isTracking
             && !scroll.isDecelerating && controller.inFlightCount == 0 && rowFetchesInFlight == 0
-        if skippingIdle, !finished, quiet {
+        // A recorder sees every frame: no skipping while one is set (the report is the same).
+        if skippingIdle, recorder == nil, !finished, quiet {
             skipIdleFrames(after: sample)
         } else {
             quietSample = nil

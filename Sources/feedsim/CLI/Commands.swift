@@ -7,6 +7,8 @@ let commands: [Command] = [
     traceImportCommand,
     traceSynthCommand,
     loadCommand,
+    compareCommand,
+    sweepCommand,
     seedCommand,
     importCommand,
     pageCommand,
@@ -17,6 +19,7 @@ let commands: [Command] = [
     benchLayoutCommand,
     benchReplayCommand,
     benchLoadCommand,
+    benchSweepCommand,
     fuzzCommand,
     benchHTTPCommand,
 ]

@@ -1,20 +1,41 @@
 import FeedReplay
+import FeedReport
 import Foundation
 
 /// `feedsim demo`: seeds a temporary feed and replays the real traces shipped in Seeds/traces/.
 let demoCommand = Command(
     name: "demo",
     summary: "Replay real recorded scroll traces against a seeded demo feed and print what a person saw.",
-    usage: "demo [--json]",
+    usage: "demo [--json] [--html DIR]",
     options: [
-        OptionSpec("--json", .flag, help: "Print the JSON reports (one array) instead of the summaries.")
+        OptionSpec("--json", .flag, help: "Print the JSON reports (one array) instead of the summaries."),
+        OptionSpec(
+            "--html", .value, "DIR",
+            help: "Write an HTML report per replay and an index.html linking them into DIR (created if missing)."),
     ],
     run: { arguments in
         if !arguments.positionals.isEmpty { throw UsageError("unexpected argument '\(arguments.positionals[0])'") }
         if standardErrorIsTerminal {
             printError("seeding \(FeedDemo.photoCount) photos and the Wikimedia 'On this day' feed in a temporary database…")
         }
-        let runs = try FeedDemo.run()
+        let htmlDirectory = arguments.value("--html")
+        if let htmlDirectory {
+            do {
+                try FileManager.default.createDirectory(atPath: htmlDirectory, withIntermediateDirectories: true)
+            } catch {
+                throw CommandFailure("--html \(htmlDirectory): cannot create the directory")
+            }
+        }
+        var recordings: [ReplayRecording] = []
+        let runs = try FeedDemo.run(recorder: { trace in
+            guard htmlDirectory != nil else { return nil }
+            let recording = ReplayRecording(refreshRate: trace.header.refreshRate)
+            recordings.append(recording)
+            return recording
+        })
+        if let htmlDirectory {
+            try writeDemoHTML(runs: runs, recordings: recordings, directory: htmlDirectory)
+        }
         if arguments.flag("--json") {
             let reports = try runs.map { String(decoding: try $0.result.report.jsonData(), as: UTF8.self) }
             print("[\n" + reports.joined(separator: ",\n") + "\n]")
@@ -29,3 +50,19 @@ let demoCommand = Command(
         return runs.allSatisfy { $0.result.report.violations.isEmpty } ? 0 : 2
     }
 )
+
+/// One page per demo replay (`1-<trace>.html`, …) and an `index.html` linking them.
+func writeDemoHTML(runs: [FeedDemo.Run], recordings: [ReplayRecording], directory: String) throws {
+    var links: [String] = []
+    for (index, (run, recording)) in zip(runs, recordings).enumerated() {
+        let name = "\(index + 1)-" + run.trace.replacingOccurrences(of: ".jsonl", with: "") + ".html"
+        let page = try ReplayHTMLReport.html(report: run.result.report, recording: recording, title: run.title)
+        try writeOutput(Data(page.utf8), to: directory + "/" + name, option: "--html")
+        links.append(
+            "<li><a href=\"\(name)\">\(HTMLEscape.text(run.title))</a> — trace <code>Seeds/traces/\(HTMLEscape.text(run.trace))</code>, feed '\(HTMLEscape.text(run.feed))'</li>")
+    }
+    let index = HTMLEscape.document(
+        title: "FeedSim demo", body: "<p>One report per replay:</p>\n<ul>\n" + links.joined(separator: "\n") + "\n</ul>\n")
+    try writeOutput(Data(index.utf8), to: directory + "/index.html", option: "--html")
+    if standardErrorIsTerminal { printError("HTML reports in \(directory)/index.html") }
+}

@@ -1,16 +1,17 @@
 import FeedLoad
 import FeedModel
 import FeedReplay
+import FeedReport
+import FeedResources
 import FeedStore
 import Foundation
-import FeedResources
 
 let loadCommand = Command(
     name: "load",
     summary: "Load-test pagination: many replay sessions on real threads against one store, with writers.",
     usage: "load --db PATH [--sessions N | --arrival-rate R --sessions SLOTS] [--duration S] [--time-scale K|max] "
         + "[--trace FILE ... | --model M,... --trace-duration S] [--writers W --write-rate R] "
-        + "[--pagination keyset|offset] [layout and replay options] [--json]",
+        + "[--pagination keyset|offset] [layout and replay options] [--json] [--report FILE] [--html FILE]",
     options: [
         OptionSpec("--db", "PATH", accepts: .path, help: "Seeded SQLite database file (see feedsim seed)."),
         OptionSpec("--feed", .value, "NAME", help: "Feed to scroll and write (default home)."),
@@ -54,6 +55,10 @@ let loadCommand = Command(
         OptionSpec(
             "--workers", "N", accepts: .integer(1...LoadConfiguration.maxWorkers), help: "Session threads (default: active processors)."),
         OptionSpec("--json", .flag, help: "Print the report as JSON (sorted keys)."),
+        OptionSpec("--report", .value, "FILE", help: "Also write the JSON report to FILE (for `feedsim compare`)."),
+        OptionSpec(
+            "--html", .value, "FILE",
+            help: "Write a self-contained HTML report (throughput, latency per query kind, sessions, errors, blank area over time)."),
     ] + LayoutOptions.specs + LoadCommandSupport.replaySpecs + TraceImportParsing.specs,
     run: { arguments in
         let configuration = try LoadCommandSupport.configuration(arguments)
@@ -62,6 +67,13 @@ let loadCommand = Command(
         let runner = try LoadRunner(configuration: configuration, stop: stop, openBackend: openSQLite)
         let report = LoadCommandSupport.runWithProgress(runner)
         if let failure = report.startFailure { throw CommandFailure(failure) }
+        if let path = arguments.value("--report") {
+            try writeOutput(Data((try report.json() + "\n").utf8), to: path, option: "--report")
+        }
+        if let path = arguments.value("--html") {
+            let page = try LoadHTMLReport.html(report: report, title: "FeedSim load test of \(report.settings.db)")
+            try writeOutput(Data(page.utf8), to: path, option: "--html")
+        }
         print(arguments.flag("--json") ? try report.json() : report.text, terminator: arguments.flag("--json") ? "\n" : "")
         let (status, warning) = LoadCommandSupport.outcome(of: report)
         if let warning { printError("feedsim load: " + warning) }

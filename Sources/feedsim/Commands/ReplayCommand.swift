@@ -1,5 +1,6 @@
 import FeedLayout
 import FeedReplay
+import FeedReport
 import FeedResources
 import FeedStore
 import Foundation
@@ -13,7 +14,7 @@ let replayCommand = Command(
                       [--kind K and layout options] [--ranges PRESET] [--page-size N] [--prefetch D] [--scroll P]
                       [--pull-threshold PT] [--latency M] [--faults F] [--seed S]
                       [--viewport WxH] [--refresh-rate HZ] [importer options: --px-per-pt K ...]
-                      [--json | --report FILE] [--timeline FILE]
+                      [--json | --report FILE] [--timeline FILE] [--html FILE] [--perfetto FILE]
         """,
     options: [
         OptionSpec(
@@ -31,7 +32,8 @@ let replayCommand = Command(
         OptionSpec("--json", .flag, help: "Print the JSON report on stdout instead of the summary."),
         OptionSpec("--report", "FILE", accepts: .path, help: "Also write the JSON report to FILE."),
         OptionSpec("--timeline", "FILE", accepts: .path, help: "Write one CSV row per frame to FILE."),
-    ] + SourceOptions.specs + LayoutOptions.specs + ReplayOptionsParsing.specs + TraceImportParsing.specs,
+    ] + ReportOutputs.specs + SourceOptions.specs + LayoutOptions.specs + ReplayOptionsParsing.specs
+        + TraceImportParsing.specs,
     run: { arguments in
         Interruption.shared.install()  // first: a signal during the trace's parse still stops the replay
         let tracePath = try arguments.required("--trace")
@@ -48,11 +50,13 @@ let replayCommand = Command(
         let trace = imported.trace
         let keepInserts = arguments.flag("--keep-inserts")
         let preset = try Preset.named(arguments.value("--insert-preset") ?? "mixed")
+        let recording = ReportOutputs.recording(for: trace, arguments: arguments)
         if let http = try SourceOptions.backend(arguments, feed: arguments.value("--feed") ?? "home") {
             let result = try ReplaySession.run(
                 trace: trace, backend: http, layout: layout, options: options, insertPreset: preset,
-                keepInserts: keepInserts, shouldStop: Interruption.shared.shouldStop)
+                keepInserts: keepInserts, shouldStop: Interruption.shared.shouldStop, recorder: recording)
             try writeReplayOutputs(result, arguments: arguments)
+            try writeReportOutputs(result, recording: recording, tracePath: tracePath, arguments: arguments)
             printError(SourceOptions.auditText(http))
             return result.report.violations.isEmpty && http.audit.problemCount == 0 ? 0 : 2
         }
@@ -65,14 +69,25 @@ let replayCommand = Command(
             result = try ReplaySession.run(
                 trace: trace, backend: try database.backend(feedNamed: arguments.value("--feed") ?? "home"),
                 largestID: try database.largestItemID(), layout: layout, options: options, insertPreset: preset,
-                keepInserts: keepInserts, shouldStop: Interruption.shared.shouldStop)
+                keepInserts: keepInserts, shouldStop: Interruption.shared.shouldStop, recorder: recording)
         } catch ReplayError.interrupted {
             throw StoreError.interrupted  // exit 130, nothing written
         }
         try writeReplayOutputs(result, arguments: arguments)
+        try writeReportOutputs(result, recording: recording, tracePath: tracePath, arguments: arguments)
         return result.report.violations.isEmpty ? 0 : 2
     }
 )
+
+/// Writes `--html` and `--perfetto` of a replay that ran with `recording` (nothing without one).
+private func writeReportOutputs(
+    _ result: ReplayResult, recording: ReplayRecording?, tracePath: String, arguments: ParsedArguments
+) throws {
+    guard let recording else { return }
+    try ReportOutputs.write(
+        result.report, recording: recording, title: "FeedSim replay of \(tracePath)", html: arguments.value("--html"),
+        perfetto: arguments.value("--perfetto"))
+}
 
 /// Reads a trace in any supported format. - Throws: ``CommandFailure`` for an unknown format;
 /// ``TraceError`` naming the file, line and field for malformed input.

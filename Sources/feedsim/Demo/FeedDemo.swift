@@ -5,7 +5,6 @@ import FeedReplay
 import FeedResources
 import FeedStore
 import Foundation
-import FeedResources
 
 /// `feedsim demo`: the main job on embedded defaults, for a newcomer.
 ///
@@ -50,11 +49,16 @@ enum FeedDemo {
     public static let photoCount = 50_000
 
     /// Runs the demo in a fresh temporary directory, removed afterwards.
-    /// - Parameter options: replay options (the demo's defaults come from ``defaultOptions``).
+    /// - Parameters:
+    ///   - options: replay options (the demo's defaults come from ``defaultOptions``).
+    ///   - recorder: called once per replay, in order, before it runs; the recorder it returns (if
+    ///     any) receives that replay's frames and requests (`feedsim demo --html`).
     /// - Returns: one ``Run`` per replay, in order.
     /// - Throws: ``ResourceError`` when a seed file cannot be read (`--seeds DIR` names the
     ///   directory), or the store's error.
-    public static func run(options: ReplayOptions = defaultOptions) throws -> [Run] {
+    public static func run(
+        options: ReplayOptions = defaultOptions, recorder: (Trace) -> (any ReplayRecorder)? = { _ in nil }
+    ) throws -> [Run] {
         let directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("feedsim-demo-\(ProcessInfo.processInfo.processIdentifier)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -70,7 +74,7 @@ enum FeedDemo {
             let trace = try Trace.read(from: String(decoding: try seeds.data(file), as: UTF8.self), file: seeds.path(file))
             let result = try ReplaySession.run(
                 trace: trace, backend: store.pages(feed: try store.requireFeed(named: plan.feed)), layout: plan.layout,
-                options: options, insertPreset: insertPreset)
+                options: options, insertPreset: insertPreset, recorder: recorder(trace))
             return Run(title: plan.title, trace: plan.trace, feed: plan.feed, result: result)
         }
     }
