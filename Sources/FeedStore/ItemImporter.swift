@@ -164,7 +164,7 @@ public enum ItemImporter {
         for line in data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
             lineNumber += 1
             let text = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-            if let offset = UTF8Check.firstInvalidByte(in: line) {
+            if let offset = UTF8Validation.firstInvalidByte(in: line) {
                 throw ImportError(
                     file: file, location: "line \(lineNumber)", field: UTF8Check.jsonField(in: text) ?? "",
                     reason: "invalid UTF-8 at byte \(offset + 1) of the line")
@@ -188,7 +188,7 @@ public enum ItemImporter {
             throw ImportError(file: file, location: "line 1", field: "", reason: "empty file: expected a header row")
         }
         let names = header.fields.map { $0.trimmingCharacters(in: .whitespaces) }
-        if let offset = UTF8Check.firstInvalidByte(in: bytes) {
+        if let offset = UTF8Validation.firstInvalidByte(in: bytes) {
             let (line, column) = UTF8Check.csvPosition(of: offset, in: bytes)
             throw ImportError(
                 file: file, location: "line \(line)", field: column < names.count ? names[column] : "",

@@ -107,7 +107,7 @@ import Testing
     func theUTF8CheckFollowsTheStandardsTableOfWellFormedSequences(bytes: [UInt8], invalidAt: Int?) {
         // Table 3-7 of the Unicode Standard: E0 needs A0...BF next, ED 80...9F (no surrogates),
         // F4 80...8F (nothing above U+10FFFF); C0, C1, F5...FF never occur.
-        #expect(UTF8Check.firstInvalidByte(in: bytes) == invalidAt)
+        #expect(UTF8Validation.firstInvalidByte(in: bytes) == invalidAt)
         #expect((String(validating: bytes, as: UTF8.self) == nil) == (invalidAt != nil), "agrees with the standard library")
     }
 
