@@ -137,6 +137,19 @@ public final class ReplayRecording: ReplayRecorder {
                 created: frame.created, reused: frame.reused, snapshotIndex: snapshots.count - 1))
     }
 
+    /// The last frame again for each of `frameIndices`: same figures and cells (the same snapshot,
+    /// no copy), its own index and time; not a hitch, as a frame whose content did not move is not.
+    /// - Complexity: O(frameIndices.count), nothing per cell.
+    public func recordRepeated(frameIndices: Range<Int>, refreshRate: Double) {
+        guard var frame = frames.last else { return }
+        frame.hitch = false
+        for k in frameIndices {
+            frame.index = k
+            frame.t = Double(k) * 1000 / refreshRate
+            frames.append(frame)
+        }
+    }
+
     /// The cells of frame `n`.
     public func cells(ofFrame n: Int) -> [Cell] { snapshots[frames[n].snapshotIndex] }
 

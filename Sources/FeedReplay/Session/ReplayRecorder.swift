@@ -12,6 +12,12 @@ public protocol ReplayRecorder: AnyObject {
     func record(_ event: ReplayRecordEvent)
     /// A frame was measured (after the virtualizer's update and the blank-area measure).
     func record(_ frame: RecordedFrame)
+    /// The frame recorded last repeats, unchanged but for its index and time, as frames
+    /// `frameIndices` (frame k at k · 1000 / `refreshRate` ms): a stretch in which nothing moves,
+    /// loads or changes, which idle skipping jumps over instead of stepping (the frame was quiet, so
+    /// no cell was created or reused and the content offset stays where it was). Record them as if
+    /// each had come through ``record(_:)``.
+    func recordRepeated(frameIndices: Range<Int>, refreshRate: Double)
 }
 
 /// A request's life on the virtual clock, ms from the start of the session.

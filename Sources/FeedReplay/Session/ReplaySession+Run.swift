@@ -23,8 +23,8 @@ extension ReplaySession {
     ///   - shouldStop: checked once per frame and before committing; when it returns `true` the
     ///     replay ends with ``ReplayError/interrupted`` and nothing is written (SIGINT, SIGTERM).
     ///   - recorder: receives every frame and request (for the HTML report and Perfetto export);
-    ///     `nil` records nothing. With a recorder every frame is stepped (no idle skipping), so it
-    ///     sees each one; the report is the same either way.
+    ///     `nil` records nothing. It sees every frame: a run of idle frames is handed over at once
+    ///     (``ReplayRecorder/recordRepeated(frameIndices:refreshRate:)``), as the timeline takes it.
     /// - Throws: ``LayoutError`` for a layout that cannot be prepared for the trace's viewport,
     ///   ``ReplayError`` for invalid options or an interruption, and the backend's errors.
     public static func run(

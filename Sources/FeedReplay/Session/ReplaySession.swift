@@ -200,8 +200,7 @@ public final class ReplaySession {
             && update.cancelledFetchIDs.isEmpty && rowBatches == marks.rows && transitions.count == marks.transitions
             && violations.count == marks.violations && taps.count == marks.taps && !scroll.isTracking
             && !scroll.isDecelerating && controller.inFlightCount == 0 && rowFetchesInFlight == 0
-        // A recorder sees every frame: no skipping while one is set (the report is the same).
-        if skippingIdle, recorder == nil, !finished, quiet {
+        if skippingIdle, !finished, quiet {
             skipIdleFrames(after: sample)
         } else {
             quietSample = nil
@@ -213,7 +212,8 @@ public final class ReplaySession {
     /// layout, cell, row or phase change, the scroll view at rest, no page or row load in flight)
     /// and recorded the same sample but for its time, every frame up to the next trace event or
     /// the next timer (a retry) would record that sample again: those frames are recorded at once
-    /// (``FrameMetrics/recordRepeated(_:frameIndices:)``, the same sums in the same order) and the
+    /// (``FrameMetrics/recordRepeated(_:frameIndices:)``, the same sums in the same order; a
+    /// recorder's ``ReplayRecorder/recordRepeated(frameIndices:refreshRate:)``) and the
     /// clock jumps to the frame that has something to do. The report, `frames` included, is the
     /// one stepping gives; `ReplaySessionIdleSkipTests` compares the two on real traces.
     private func skipIdleFrames(after sample: FrameSample) {
@@ -230,6 +230,7 @@ public final class ReplaySession {
         while Double(target) * 1000 / rate < wake { target += 1 }
         guard target > frame else { return }
         metrics.recordRepeated(sample, frameIndices: frame..<target)
+        recorder?.recordRepeated(frameIndices: frame..<target, refreshRate: rate)
         framesSkipped += target - frame
         now = Double(target - 1) * 1000 / rate
         scroll.step(to: now)
