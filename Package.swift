@@ -39,7 +39,7 @@ let package = Package(
         // HTML reports, the Perfetto export, `feedsim compare` and `sweep` (one self-contained page each).
         .target(
             name: "FeedReport",
-            dependencies: ["FeedReplay", "FeedLoad", "FeedEngine", "FeedLayout", "FeedModel", "FeedResources", "FeedStore"]),
+            dependencies: ["FeedReplay", "FeedLoad", "FeedEngine", "FeedLayout", "FeedModel", "FeedResources"]),
         // The fuzz driver of every trace reader and item importer (`feedsim fuzz`, and a round in the tests).
         .target(name: "FeedFuzz", dependencies: ["FeedModel", "FeedResources", "FeedReplay", "FeedStore"]),
         // `feedsim bench`: each benchmark beside its raw baseline, measured in the same run.
@@ -47,7 +47,7 @@ let package = Package(
             name: "FeedSimBenchmarks",
             dependencies: [
                 "FeedModel", "FeedResources", "FeedStore", "FeedLayout", "FeedEngine", "FeedReplay", "FeedLoad",
-                "FeedSimSQLite",
+                "FeedReport", "FeedSimSQLite",
             ]),
         .executableTarget(
             name: "feedsim",

@@ -1,4 +1,7 @@
+import FeedLayout
+import FeedModel
 import FeedReplay
+import FeedResources
 import Foundation
 import Synchronization
 
@@ -78,6 +81,25 @@ public enum Sweep {
             throw error
         }
         return (0..<count).map { try! all[$0]!.get() }
+    }
+
+    /// One job of a sweep: `trace` replayed against `backend` with the timeline kept (for the
+    /// blank p95), reduced to the row's figures. What `feedsim sweep` and `feedsim bench sweep` run
+    /// on each thread.
+    /// - Parameters:
+    ///   - backend: a connection of this job's own, bound to the replayed feed (a backend belongs to
+    ///     one thread: jobs share no connection, so they share no lock).
+    /// - Throws: as ``ReplaySession/run(trace:backend:largestID:layout:options:insertPreset:keepInserts:shouldStop:recorder:)``.
+    public static func replay(
+        trace: Trace, backend: any FeedBackend, layout: LayoutConfiguration, options: ReplayOptions,
+        insertPreset: Preset
+    ) throws -> SweepFigures {
+        var options = options
+        options.keepTimeline = true
+        let result = try ReplaySession.run(
+            trace: trace, backend: backend, layout: layout, options: options, insertPreset: insertPreset)
+        return SweepFigures(
+            report: result.report, blankFractions: SweepFigures.blankFractions(timelineCSV: result.timelineCSV ?? ""))
     }
 
     /// Indices of the points on the Pareto frontier when both coordinates are to be minimized:

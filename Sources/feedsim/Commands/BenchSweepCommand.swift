@@ -1,4 +1,4 @@
-import FeedReport
+import FeedSimBenchmarks
 import Foundation
 
 let benchSweepCommand = Command(

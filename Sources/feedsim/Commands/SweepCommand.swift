@@ -26,14 +26,16 @@ let sweepCommand = Command(
     name: "sweep",
     summary: "Replay every combination of varied options for every trace in parallel; mark the Pareto frontier.",
     usage: """
-        sweep --db PATH --trace FILE [--trace FILE …] --vary 'page-size=20,50' [--vary 'OPTION=V1,V2' …]
+        sweep --db PATH|URI --trace FILE [--trace FILE …] --vary 'page-size=20,50' [--vary 'OPTION=V1,V2' …]
                      [--jobs N] [--cost requests|rows] [--harm blank-p95|hitch-ratio] [--json | --csv FILE] [--html FILE]
                      [any replay or layout option, fixed for every run]
         """,
     options: [
         OptionSpec(
-            "--db", .value, "PATH",
-            help: "SQLite database made by `feedsim seed` or `feedsim import`; each job opens its own connection."),
+            "--db", .value, "PATH|URI",
+            help:
+                "SQLite file or postgresql:// URI, seeded by `feedsim seed` or `feedsim import`; each job opens its own connection."
+        ),
         OptionSpec("--trace", .repeated, "FILE", help: "A trace to replay (repeat for several)."),
         OptionSpec(
             "--trace-format", .value, "F",
@@ -71,24 +73,20 @@ let sweepCommand = Command(
         }
         // Everything is read and checked before the first replay runs.
         let traces = try tracePaths.map { try loadTrace(path: $0, format: arguments.value("--trace-format")) }
-        let store = try StoreCommandSupport.openExisting(dbPath)
+        let database = try FeedDatabase.open(dbPath, for: .readOnly)
         for feed in Set(plan.runs.map(\.feed)).sorted() {
-            _ = try store.requireFeed(named: feed)  // an unknown feed fails here (exit 1), before any replay
+            _ = try database.backend(feedNamed: feed)  // an unknown feed fails here (exit 1), before any replay
         }
         let runs = plan.runs
         let count = runs.count * traces.count
         if standardErrorIsTerminal { printError("sweep: \(count) replays on \(min(jobs, count)) threads…") }
         let figures = try Sweep.run(count: count, jobs: jobs) { job in
             let run = runs[job / traces.count]
-            let trace = traces[job % traces.count]
-            let store = try StoreCommandSupport.openExisting(dbPath)  // one read-only connection per job
-            let result = try ReplaySession.run(
-                trace: trace, backend: store.pages(feed: try store.requireFeed(named: run.feed)), layout: run.layout,
-                options: run.options,
+            // One read-only connection per job (SQLite file or PostgreSQL), used by its thread only.
+            let backend = try FeedDatabase.open(dbPath, for: .readOnly).backend(feedNamed: run.feed)
+            return try Sweep.replay(
+                trace: traces[job % traces.count], backend: backend, layout: run.layout, options: run.options,
                 insertPreset: run.insertPreset)
-            return SweepFigures(
-                report: result.report,
-                blankFractions: SweepFigures.blankFractions(timelineCSV: result.timelineCSV ?? ""))
         }
         let rows = figures.enumerated().map { job, figures in
             let combination = job / traces.count
@@ -162,12 +160,9 @@ struct SweepPlan {
             let parsed = try ParsedArguments(tokens.keys.sorted().flatMap { tokens[$0]! }, specs: variableSpecs)
             let label = combination.map { "\($0.option)=\($0.value)" }.joined(separator: " ")
             do {
-                let options = try ReplayOptionsParsing.options(from: parsed)
-                var withTimeline = options
-                withTimeline.keepTimeline = true
                 runs.append(
                     Run(
-                        values: combination.map(\.value), options: withTimeline,
+                        values: combination.map(\.value), options: try ReplayOptionsParsing.options(from: parsed),
                         layout: try LayoutOptions.configuration(from: parsed, defaultKind: .grid),
                         feed: parsed.value("--feed") ?? "home",
                         insertPreset: try Preset.named(parsed.value("--insert-preset") ?? "mixed"),
