@@ -24,6 +24,12 @@ import Testing
         }
         // The one-thread side never has two jobs at once: its jobs' wall times add up to at most its own.
         #expect(report.one.perJob.map(\.wallS).reduce(0, +) <= report.one.wallS + 1e-6)
+        #expect(Set(report.one.perJob.map(\.thread)) == [0])
+        #expect(Set(report.many.perJob.map(\.thread)).isSubset(of: [0, 1]))
+        // One thread: the busiest thread did all the jobs.
+        #expect(abs(report.one.busiestThreadCPUS - report.one.perJob.map(\.cpuS).reduce(0, +)) < 1e-9)
+        let perThread = Dictionary(grouping: report.many.perJob, by: \.thread).values.map { $0.map(\.cpuS).reduce(0, +) }
+        #expect(report.many.busiestThreadCPUS == perThread.max())
     }
 
     @Test func theLoadAverageIsTheFirstFieldOfProcLoadavg() {
