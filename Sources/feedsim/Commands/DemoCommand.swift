@@ -64,5 +64,7 @@ func writeDemoHTML(runs: [FeedDemo.Run], recordings: [ReplayRecording], director
     let index = HTMLEscape.document(
         title: "FeedSim demo", body: "<p>One report per replay:</p>\n<ul>\n" + links.joined(separator: "\n") + "\n</ul>\n")
     try writeOutput(Data(index.utf8), to: directory + "/index.html", option: "--html")
-    if standardErrorIsTerminal { printError("HTML reports in \(directory)/index.html") }
+    // Always said (on stderr: stdout is the summaries or the JSON): where a newcomer opens the reports.
+    let shown = directory.count > 1 && directory.hasSuffix("/") ? String(directory.dropLast()) : directory
+    printError("HTML reports: open \(shown)/index.html in a browser")
 }
