@@ -125,7 +125,7 @@ public enum SweepBenchmark {
     /// - Throws: store and replay errors.
     public static func run(items: Int, traceSeconds: Double, threads: Int, repetitions: Int) throws -> Report {
         let directory = FileManager.default.temporaryDirectory
-            .appendingPathComponent("feedsim-bench-sweep-\(ProcessInfo.processInfo.processIdentifier)")
+            .appendingPathComponent("feedsim-bench-sweep-\(UUID().uuidString)")  // two runs in one process apart
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("feed.sqlite").path
