@@ -181,7 +181,7 @@ def main():
         i = args.index("--screenshots")
         images = args[i + 1]
         del args[i:i + 2]
-    binary = args[0] if args else os.path.join(ROOT, ".build", "debug", "feedsim")
+    binary = os.path.abspath(args[0]) if args else os.path.join(ROOT, ".build", "debug", "feedsim")
     os.makedirs(images, exist_ok=True)
     work = tempfile.mkdtemp(prefix="feedsim-browser-")
     try:
