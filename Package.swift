@@ -64,7 +64,10 @@ let package = Package(
             name: "FeedStoreTests", dependencies: ["FeedStore", "FeedModel", "FeedResources", "FeedSimTestSupport"]),
         .testTarget(
             name: "BackendContractTests",
-            dependencies: ["FeedModel", "FeedResources", "FeedStore", "FeedPostgres", "FeedReplay", "FeedSimTestSupport"]
+            dependencies: [
+                "FeedModel", "FeedResources", "FeedStore", "FeedPostgres", "FeedReplay", "FeedLoad", "FeedEngine",
+                "FeedSimTestSupport",
+            ]
         ),
         .testTarget(name: "FeedLayoutTests", dependencies: ["FeedLayout", "FeedModel"]),
         .testTarget(

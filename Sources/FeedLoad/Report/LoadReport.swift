@@ -58,6 +58,10 @@ public struct LoadReport: Codable, Sendable {
         public var iterations: Int?
         /// The share of the run this report covers (`"2/3"`, `--segment`), `nil` for the whole run.
         public var segment: String?
+        /// Length of each synthesized trace, seconds (`--trace-duration`); `nil` for trace files.
+        public var traceDurationSeconds: Double?
+        /// What each session does: `replay`, or `pagination:BUDGET` (pages down, BUDGET page requests).
+        public var session: String?
     }
 
     public var settings: Settings
@@ -130,7 +134,8 @@ public struct LoadReport: Codable, Sendable {
             durationSeconds: configuration.durationSeconds, workers: configuration.workers,
             writers: configuration.writers, writeRate: configuration.writers > 0 ? configuration.writeRate : 0,
             writeBatch: configuration.writeBatch, writeMix: configuration.writeMix.description, seed: configuration.seed,
-            iterations: configuration.iterations, segment: configuration.segment?.description)
+            iterations: configuration.iterations, segment: configuration.segment?.description,
+            traceDurationSeconds: configuration.traces.synthesizedSeconds, session: configuration.session.name)
         let seconds = elapsed.seconds
         elapsedSeconds = seconds
         self.stoppedEarly = stoppedEarly

@@ -107,6 +107,14 @@ public enum SessionKind: Hashable, Sendable {
     /// Pages down the feed as fast as the store answers, with a real controller but no frames
     /// (``PaginationLoadSession``), ending after `pageBudget` page requests or at the end of the feed.
     case pagination(pageBudget: Int)
+
+    /// `replay`, or `pagination:BUDGET`, for reports.
+    public var name: String {
+        switch self {
+        case .replay: "replay"
+        case .pagination(let budget): "pagination:\(budget)"
+        }
+    }
 }
 
 /// A load configuration that cannot run, naming the field.

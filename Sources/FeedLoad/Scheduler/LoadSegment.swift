@@ -29,7 +29,7 @@ public struct LoadSegment: Hashable, Sendable, CustomStringConvertible {
     /// Parses `I/N` (`2/3`); `nil` unless both are integers with `1 ≤ I ≤ N ≤ 10 000`.
     public init?(parsing text: String) {
         let parts = text.split(separator: "/", omittingEmptySubsequences: false)
-        guard parts.count == 2, parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy(\.isASCII) }),
+        guard parts.count == 2, parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy { $0.isASCII && $0.isNumber } }),
             let index = Int(parts[0]), let count = Int(parts[1]),
             (1...Self.maxCount).contains(count), (1...count).contains(index)
         else { return nil }
