@@ -47,7 +47,7 @@ let package = Package(
             name: "FeedSimBenchmarks",
             dependencies: [
                 "FeedModel", "FeedResources", "FeedStore", "FeedLayout", "FeedEngine", "FeedReplay", "FeedLoad",
-                "FeedSimSQLite",
+                "FeedSimSQLite", "FeedPostgres", "FeedSimPQ",
             ]),
         .executableTarget(
             name: "feedsim",

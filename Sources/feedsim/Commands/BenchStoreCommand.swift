@@ -115,7 +115,7 @@ private func benchPostgres(uri: String, count: Int, repetitions: Int, arguments:
 }
 
 /// `pgbench` on the PATH, else the newest under /usr/lib/postgresql (Debian's layout).
-private func findPGBench() throws -> URL {
+func findPGBench() throws -> URL {
     let path = ProcessInfo.processInfo.environment["PATH"] ?? ""
     var candidates = path.split(separator: ":").map { URL(fileURLWithPath: String($0)).appendingPathComponent("pgbench") }
     let debian = URL(fileURLWithPath: "/usr/lib/postgresql")
@@ -130,7 +130,7 @@ private func findPGBench() throws -> URL {
 }
 
 /// Runs pgbench with `script` (prepared protocol, as FeedSim's statements) and returns its tps.
-private func runPGBench(
+func runPGBench(
     _ pgbench: URL, uri: String, script: String, defines: [(String, String)], options: String, clients: Int,
     seconds: Double
 ) throws -> Double {
