@@ -87,3 +87,23 @@ extension PostgresCommandLineTests {
         #expect(unknownFeed.status == 1 && unknownFeed.stderr.contains("nope"))
     }
 }
+
+extension PostgresCommandLineTests {
+    @Test func benchLoadSetsSessionsBesideARawLoopAndPgbenchOnTheSameDataOnPostgreSQL() throws {
+        let run = try feedsim([
+            "bench", "load", "--db", try #require(Self.server), "--count", "3000", "--threads", "1", "--seconds", "0.5",
+            "--rounds", "1", "--pages-per-session", "10", "--json",
+        ])
+        #expect(run.status == 0, "\(run.stderr)")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+        func side(_ key: String) -> [String: Any] { report[key] as? [String: Any] ?? [:] }
+        #expect((side("sessions")["pages"] as? Int ?? 0) > 0 && (side("raw")["pages"] as? Int ?? 0) > 0)
+        // Pages of 20 and rows in statements of 20: every page brings 20 rows on both sides.
+        #expect(side("sessions")["rows"] as? Int == 20 * (side("sessions")["pages"] as? Int ?? -1))
+        #expect(side("raw")["rows"] as? Int == 20 * (side("raw")["pages"] as? Int ?? -1))
+        #expect(report["consistencyViolations"] as? Int == 0)
+        // pgbench ran (Debian's postgresql ships it) and answered transactions.
+        #expect((report["pgbenchTPS"] as? Double ?? 0) > 0 && (report["pgbenchPageStatementTPS"] as? Double ?? 0) > 0)
+        #expect(report["clients"] as? Int == 1 && report["items"] as? Int == 3_000)
+    }
+}
