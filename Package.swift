@@ -47,7 +47,7 @@ let package = Package(
             name: "FeedSimBenchmarks",
             dependencies: [
                 "FeedModel", "FeedResources", "FeedStore", "FeedLayout", "FeedEngine", "FeedReplay", "FeedLoad",
-                "FeedReport", "FeedSimSQLite",
+                "FeedReport", "FeedSimSQLite", "FeedPostgres", "FeedSimPQ",
             ]),
         .executableTarget(
             name: "feedsim",
@@ -64,7 +64,10 @@ let package = Package(
             name: "FeedStoreTests", dependencies: ["FeedStore", "FeedModel", "FeedResources", "FeedSimTestSupport"]),
         .testTarget(
             name: "BackendContractTests",
-            dependencies: ["FeedModel", "FeedResources", "FeedStore", "FeedPostgres", "FeedReplay", "FeedSimTestSupport"]
+            dependencies: [
+                "FeedModel", "FeedResources", "FeedStore", "FeedPostgres", "FeedReplay", "FeedLoad", "FeedEngine",
+                "FeedSimTestSupport",
+            ]
         ),
         .testTarget(name: "FeedLayoutTests", dependencies: ["FeedLayout", "FeedModel"]),
         .testTarget(

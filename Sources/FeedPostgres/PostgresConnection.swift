@@ -6,8 +6,8 @@ import Foundation
 /// Not shared across threads (libpq allows one thread per connection at a time): open one per
 /// thread, as with SQLite. Statements are prepared once per connection by name (`PQprepare`) and
 /// executed with bound parameters (`PQexecPrepared`); SQL text is never built from input.
-final class PostgresConnection {
-    let handle: OpaquePointer
+package final class PostgresConnection {
+    package let handle: OpaquePointer
     /// `host:port/dbname` of the server actually connected to, for messages (no password).
     let database: String
     /// Names of the statements prepared on this connection.
@@ -21,7 +21,7 @@ final class PostgresConnection {
     /// - Parameter settings: more connection keywords, which override the string's
     ///   (e.g. `options: -c search_path=…`).
     /// - Throws: ``PostgresStoreError/connectionFailed(target:message:)`` with libpq's message.
-    init(_ conninfo: String, settings: [(String, String)] = []) throws {
+    package init(_ conninfo: String, settings: [(String, String)] = []) throws {
         // FeedSim's text is UTF-8: the server converts it to the database's encoding (and refuses
         // what that encoding cannot hold) instead of storing UTF-8 bytes as, say, LATIN1.
         let keywords = ["dbname", "client_encoding"] + settings.map(\.0)
@@ -51,7 +51,7 @@ final class PostgresConnection {
     }
 
     /// The database's encoding as the server reported it at connection (`server_encoding`, e.g. `UTF8`).
-    var serverEncoding: String {
+    package var serverEncoding: String {
         PQparameterStatus(handle, "server_encoding").map { String(cString: $0) } ?? ""
     }
 
@@ -64,7 +64,7 @@ final class PostgresConnection {
     /// Never pass text that came from input: use ``execute(prepared:sql:_:)`` with bound parameters.
     /// - Throws: ``PostgresError``.
     @discardableResult
-    func execute(_ sql: String) throws -> PostgresResult {
+    package func execute(_ sql: String) throws -> PostgresResult {
         try check(PQexec(handle, sql), sql: sql)
     }
 
@@ -106,7 +106,7 @@ final class PostgresConnection {
     }
 
     /// The error of a failed result: SQLSTATE, primary message and detail.
-    func error(result: OpaquePointer, sql: String?) -> PostgresError {
+    package func error(result: OpaquePointer, sql: String?) -> PostgresError {
         func field(_ code: Int32) -> String? {
             PQresultErrorField(result, code).map { String(cString: $0) }
         }
@@ -117,7 +117,7 @@ final class PostgresConnection {
     }
 
     /// An error libpq reports on the connection itself (no result, or a COPY call failing).
-    func error(sql: String?) -> PostgresError {
+    package func error(sql: String?) -> PostgresError {
         PostgresError(sqlState: nil, message: Self.trimmed(PQerrorMessage(handle)), sql: sql, database: database)
     }
 
@@ -204,7 +204,7 @@ final class PostgresConnection {
     }
 
     /// Bytes gathered before one `PQputCopyData` call.
-    static let copyChunkBytes = 256 * 1_024
+    package static let copyChunkBytes = 256 * 1_024
 
     // MARK: Helpers
 

@@ -3,8 +3,9 @@ import FeedModel
 /// Opens connections to one feed of a PostgreSQL database, one per thread: what the load tester
 /// needs to run sessions and writers on threads of their own, each with its own connection, and a
 /// ground-truth reader per session (``PostgresGroundTruthReader``).
-public struct PostgresConnector: Sendable {
+public struct PostgresConnector: FeedBackendConnector {
     public let conninfo: String
+    /// libpq settings added to every connection (`options` with a `search_path`, …).
     public let settings: [(String, String)]
     public let migrator: PostgresMigrator
     public let feedName: String
@@ -28,7 +29,7 @@ public struct PostgresConnector: Sendable {
     /// A new ground-truth reader on a connection of its own.
     /// - Parameter reuseUnchangedSpans: ignored: PostgreSQL has no cheap "nothing was written
     ///   since" signal like SQLite's `PRAGMA data_version`, so every span is read.
-    public func groundTruthReader(reuseUnchangedSpans: Bool) throws -> PostgresGroundTruthReader {
+    public func groundTruthReader(reuseUnchangedSpans: Bool) throws -> any GroundTruthReader {
         let store = try PostgresStore(conninfo: conninfo, settings: settings, migrator: migrator)
         return PostgresGroundTruthReader(store: store, feed: try store.requireFeed(named: feedName))
     }
@@ -36,7 +37,7 @@ public struct PostgresConnector: Sendable {
 
 /// The ground truth of one feed for the load tester's consistency checks, read independently of
 /// the paging statements (its own SQL, with the expanded comparison). One thread at a time.
-public final class PostgresGroundTruthReader {
+public final class PostgresGroundTruthReader: GroundTruthReader {
     let store: PostgresStore
     let feed: Int64
     public private(set) var spansRead = 0

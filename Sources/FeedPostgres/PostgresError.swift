@@ -104,7 +104,7 @@ public enum PostgresStoreError: Error, CustomStringConvertible, Sendable, Equata
     }
 
     /// `150018` → `15.18`, `110000` → `11.0` (PostgreSQL ≥ 10 numbering: major × 10000 + minor).
-    static func versionText(_ number: Int) -> String {
+    package static func versionText(_ number: Int) -> String {
         number >= 100_000 ? "\(number / 10_000).\(number % 10_000)" : "\(number / 10_000).\(number / 100 % 100)"
     }
 }

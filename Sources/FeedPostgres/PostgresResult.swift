@@ -5,7 +5,7 @@ import Foundation
 ///
 /// Values are read in text format, as libpq returns them by default; the accessors parse them
 /// in place from libpq's buffer, without an intermediate `String` for numbers.
-final class PostgresResult {
+package final class PostgresResult {
     let handle: OpaquePointer
 
     init(_ handle: OpaquePointer) {
@@ -35,7 +35,7 @@ final class PostgresResult {
     }
 
     /// A decimal integer value, parsed in place (0 for NULL or non-numeric text).
-    func int64(_ row: Int, _ column: Int) -> Int64 {
+    package func int64(_ row: Int, _ column: Int) -> Int64 {
         guard var pointer = UnsafePointer<CChar>(PQgetvalue(handle, Int32(row), Int32(column))) else { return 0 }
         var negative = false
         if pointer.pointee == 45 {  // "-"

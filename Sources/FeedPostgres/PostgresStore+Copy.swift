@@ -56,7 +56,7 @@ extension PostgresStore {
     /// How often `progress` is called while seeding, in items.
     public static let progressInterval = 10_000
 
-    static let copySQL = "COPY items (feed_id, published_at, kind, width, height, title, author, payload) FROM STDIN"
+    package static let copySQL = "COPY items (feed_id, published_at, kind, width, height, title, author, payload) FROM STDIN"
     static let copyWithIDSQL =
         "COPY items (id, feed_id, published_at, kind, width, height, title, author, payload) FROM STDIN"
     /// COPY's binary format, `WITH BINARY` (the spelling PostgreSQL and CockroachDB both accept):

@@ -61,7 +61,7 @@ public struct PostgresFeedBackend: FeedBackend {
 }
 
 /// The two keyset directions and the SQL of each.
-enum KeysetDirection {
+package enum KeysetDirection {
     /// Older than the cursor (More).
     case after
     /// Newer than the cursor (Refresh / prepend), nearest first.
@@ -85,7 +85,7 @@ enum KeysetDirection {
     /// afresh, and planning took longer than running the page (0.5 ms of 0.7 ms, `EXPLAIN ANALYZE`
     /// on 1,000,000 items; `feedsim bench store --db … --clients` against pgbench showed it). It is
     /// an `Int` of the caller's, never input text; one statement is prepared per page size.
-    func sql(rows: Int) -> String {
+    package func sql(rows: Int) -> String {
         let (toward, away, order, awayOrder) = self == .after ? ("<", ">", "DESC", "ASC") : (">", "<", "ASC", "DESC")
         return """
             WITH page AS (
@@ -108,7 +108,7 @@ enum KeysetDirection {
 
 extension PostgresStore {
     /// The newest page; `rows` written into the SQL for the reason given at ``KeysetDirection/sql(rows:)``.
-    static func newestSQL(rows: Int) -> String {
+    package static func newestSQL(rows: Int) -> String {
         """
         SELECT id, published_at, kind, width, height FROM items WHERE feed_id = $1
         ORDER BY published_at DESC, id DESC LIMIT \(rows)

@@ -14,7 +14,7 @@ import Foundation
 /// let first = try store.backend(feed: feed).newest(limit: 50)
 /// ```
 public final class PostgresStore {
-    let connection: PostgresConnection
+    package let connection: PostgresConnection
     /// The schema version (`feedsim_schema`) after migrations.
     public let schemaVersion: Int
     /// `host:port/dbname` (never the password), for messages and reports.

@@ -136,3 +136,64 @@ public struct LatencyHistogram: Hashable, Sendable {
         return (sub << UInt64(shift), 1 << UInt64(shift))
     }
 }
+
+extension LatencyHistogram {
+    /// The recorded values as data a report carries, so histograms from several processes can be
+    /// merged exactly later (``init(buckets:)``, ``LatencyHistogram/merge(_:)``): the non-empty
+    /// buckets as `[index, count]` pairs in index order, with the exact count, minimum, maximum and sum.
+    public struct Buckets: Codable, Hashable, Sendable {
+        public var count: UInt64
+        public var min: UInt64?
+        public var max: UInt64?
+        public var sum: UInt64
+        /// `[bucket index, values in it]`, ascending by index, counts > 0.
+        public var buckets: [[UInt64]]
+    }
+
+    /// The data of this histogram (see ``Buckets``).
+    /// - Complexity: O(buckets).
+    public var buckets: Buckets {
+        var pairs: [[UInt64]] = []
+        for index in counts.indices where counts[index] != 0 { pairs.append([UInt64(index), counts[index]]) }
+        return Buckets(count: count, min: min, max: max, sum: sum, buckets: pairs)
+    }
+
+    /// Why report data cannot be a histogram.
+    public struct BucketsError: Error, CustomStringConvertible, Sendable {
+        public var description: String
+    }
+
+    /// The histogram whose ``buckets`` are `data`.
+    /// - Throws: ``BucketsError`` when a pair is not `[index, count]` with an index in range, in
+    ///   ascending order and a count > 0, when the counts do not add up to `count`, or when the
+    ///   minimum and maximum do not lie in the lowest and highest buckets.
+    public init(buckets data: Buckets) throws {
+        func fail(_ reason: String) -> BucketsError { BucketsError(description: reason) }
+        self.init()
+        guard !data.buckets.isEmpty else {
+            guard data.count == 0 else { throw fail("count \(data.count) but no buckets") }
+            return
+        }
+        counts = Array(repeating: 0, count: Self.bucketCount)
+        var previous = -1
+        var total: UInt64 = 0
+        for pair in data.buckets {
+            guard pair.count == 2, pair[0] < UInt64(Self.bucketCount), Int(pair[0]) > previous, pair[1] > 0 else {
+                throw fail("bucket \(pair) is not [index, count] in ascending order with index < \(Self.bucketCount)")
+            }
+            previous = Int(pair[0])
+            counts[previous] = pair[1]
+            let (sum, overflow) = total.addingReportingOverflow(pair[1])
+            guard !overflow else { throw fail("bucket counts overflow") }
+            total = sum
+        }
+        guard total == data.count else { throw fail("bucket counts add up to \(total), not count \(data.count)") }
+        guard let min = data.min, let max = data.max, min <= max,
+            Self.bucketIndex(min) == Int(data.buckets[0][0]), Self.bucketIndex(max) == previous
+        else { throw fail("min and max must lie in the lowest and highest buckets") }
+        count = data.count
+        self.min = min
+        self.max = max
+        sum = data.sum
+    }
+}

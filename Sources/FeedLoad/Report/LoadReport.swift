@@ -54,6 +54,14 @@ public struct LoadReport: Codable, Sendable {
         /// The writers' `--write-mix` (`insert=1,update=0,delete=0` by default).
         public var writeMix: String
         public var seed: UInt64
+        /// Sessions the run was limited to in all (`--iterations`), `nil` for none.
+        public var iterations: Int?
+        /// The share of the run this report covers (`"2/3"`, `--segment`), `nil` for the whole run.
+        public var segment: String?
+        /// Length of each synthesized trace, seconds (`--trace-duration`); `nil` for trace files.
+        public var traceDurationSeconds: Double?
+        /// What each session does: `replay`, or `pagination:BUDGET` (pages down, BUDGET page requests).
+        public var session: String?
     }
 
     public var settings: Settings
@@ -97,6 +105,12 @@ public struct LoadReport: Codable, Sendable {
     /// One entry per wall second of the run (the last one shorter): throughput, latency per
     /// query kind, sessions, errors, blank area and time to first content over time.
     public var timeline: [LoadSecond] = []
+    /// The merged latency histograms behind ``latency`` (by query kind) and the replays' time to
+    /// first content (`ttfc`), nanoseconds, so `feedsim report merge` can add reports exactly.
+    public var histograms: [String: LatencyHistogram.Buckets]?
+    /// The finished replays' mean blank fractions summed (``Replays/blankMeanFraction`` × finished,
+    /// unrounded), for merging.
+    public var blankMeanSum: Double?
 
     public struct Replays: Codable, Hashable, Sendable {
         public var finished: Int
@@ -114,12 +128,14 @@ public struct LoadReport: Codable, Sendable {
             case .open(let rate, let slots): ("open", slots, rate)
             }
         settings = Settings(
-            db: configuration.path, feed: configuration.feedName, model: model, sessions: sessions, arrivalRate: rate,
+            db: configuration.backendDisplayName ?? configuration.path, feed: configuration.feedName, model: model, sessions: sessions, arrivalRate: rate,
             timeScale: configuration.timeScale.map { Self.fixed($0, 3) } ?? "max", pagination: configuration.pagination,
             pageSize: configuration.pageSize, traces: configuration.traces.names, layout: configuration.layout.summary,
             durationSeconds: configuration.durationSeconds, workers: configuration.workers,
             writers: configuration.writers, writeRate: configuration.writers > 0 ? configuration.writeRate : 0,
-            writeBatch: configuration.writeBatch, writeMix: configuration.writeMix.description, seed: configuration.seed)
+            writeBatch: configuration.writeBatch, writeMix: configuration.writeMix.description, seed: configuration.seed,
+            iterations: configuration.iterations, segment: configuration.segment?.description,
+            traceDurationSeconds: configuration.traces.synthesizedSeconds, session: configuration.session.name)
         let seconds = elapsed.seconds
         elapsedSeconds = seconds
         self.stoppedEarly = stoppedEarly
@@ -140,29 +156,38 @@ public struct LoadReport: Codable, Sendable {
         busyWaits = metrics.busyWaits
         errors = metrics.errors
         var latency: [String: Latency] = [:]
+        var histograms: [String: LatencyHistogram.Buckets] = [:]
         for (kind, histogram) in metrics.latency where histogram.count > 0 {
-            // Milliseconds to 0.1 µs: finer digits are below the histogram's 1/256 relative error.
-            func ms(_ q: Double) -> Double { Self.round(Double(histogram.value(atQuantile: q) ?? 0) / 1e6, 4) }
-            latency[kind.rawValue] = Latency(
-                count: histogram.count, p50: ms(0.5), p90: ms(0.9), p99: ms(0.99), p999: ms(0.999), max: ms(1),
-                mean: Self.round((histogram.mean ?? 0) / 1e6, 4))
+            latency[kind.rawValue] = Self.latency(histogram, digits: 4)
+            histograms[kind.rawValue] = histogram.buckets
         }
         self.latency = latency
         let ttfc = metrics.timeToFirstContent
-        func ttfcMs(_ q: Double) -> Double { Self.round(Double(ttfc.value(atQuantile: q) ?? 0) / 1e6, 3) }
+        if ttfc.count > 0 { histograms[Self.timeToFirstContentKey] = ttfc.buckets }
+        self.histograms = histograms
+        blankMeanSum = metrics.blankMeanSum
         replays = Replays(
             finished: metrics.replaysFinished,
             blankMeanFraction: metrics.replaysFinished > 0
                 ? Self.round(metrics.blankMeanSum / Double(metrics.replaysFinished), 6) : nil,
-            timeToFirstContent: ttfc.count > 0
-                ? Latency(
-                    count: ttfc.count, p50: ttfcMs(0.5), p90: ttfcMs(0.9), p99: ttfcMs(0.99), p999: ttfcMs(0.999), max: ttfcMs(1),
-                    mean: Self.round((ttfc.mean ?? 0) / 1e6, 3)) : nil)
+            timeToFirstContent: ttfc.count > 0 ? Self.latency(ttfc, digits: 3) : nil)
         consistency = Consistency(
             sessionsChecked: metrics.sessionsChecked, duplicates: metrics.consistency.duplicates,
             skips: metrics.consistency.skips, spansRead: metrics.spansRead, spansReused: metrics.spansReused,
             replayViolations: metrics.replayViolations,
             sessions: Array(metrics.notableSessions.sorted { $0.session < $1.session }.prefix(50)))
+    }
+
+    /// The key of the time-to-first-content histogram in ``histograms``.
+    public static let timeToFirstContentKey = "ttfc"
+
+    /// The figures of a histogram of nanoseconds, in milliseconds rounded to `digits` decimals
+    /// (4 for queries: 0.1 µs, finer digits being below the histogram's 1/256 relative error).
+    static func latency(_ histogram: LatencyHistogram, digits: Int) -> Latency {
+        func ms(_ q: Double) -> Double { round(Double(histogram.value(atQuantile: q) ?? 0) / 1e6, digits) }
+        return Latency(
+            count: histogram.count, p50: ms(0.5), p90: ms(0.9), p99: ms(0.99), p999: ms(0.999), max: ms(1),
+            mean: round((histogram.mean ?? 0) / 1e6, digits))
     }
 
     /// Whether the run found what must not happen: with keyset pagination, duplicates, skips or

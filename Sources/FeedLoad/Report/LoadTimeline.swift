@@ -34,6 +34,11 @@ public struct LoadSecond: Codable, Hashable, Sendable {
     public var replaysFinished: Int
     public var blankMeanFraction: Double?
     public var timeToFirstContentP50Ms: Double?
+    /// The interval's latency histograms by query kind and `ttfc` (nanoseconds; bucket counts
+    /// exact, minimum and maximum to the bucket), and its replays' blank fractions summed, so
+    /// `feedsim report merge` can add the timelines of several processes second by second.
+    public var histograms: [String: LatencyHistogram.Buckets]?
+    public var blankMeanSum: Double?
 
     /// The interval between snapshots `a` (earlier) and `b`.
     init(
@@ -56,20 +61,34 @@ public struct LoadSecond: Codable, Hashable, Sendable {
         if let writersB { after.merge(writersB) }
         errors = after.errors.values.reduce(0, +) - before.errors.values.reduce(0, +)
         var latency: [String: Latency] = [:]
+        var histograms: [String: LatencyHistogram.Buckets] = [:]
         for (kind, histogram) in after.latency {
             let delta = histogram.subtracting(before.latency[kind] ?? LatencyHistogram())
             guard delta.count > 0 else { continue }
-            func ms(_ q: Double) -> Double { LoadReport.round(Double(delta.value(atQuantile: q) ?? 0) / 1e6, 4) }
-            latency[kind.rawValue] = Latency(count: delta.count, p50: ms(0.5), p99: ms(0.99))
+            latency[kind.rawValue] = Self.latency(delta)
+            histograms[kind.rawValue] = delta.buckets
         }
         self.latency = latency
         replaysFinished = b.metrics.replaysFinished - a.metrics.replaysFinished
         blankMeanFraction =
             replaysFinished > 0
             ? LoadReport.round((b.metrics.blankMeanSum - a.metrics.blankMeanSum) / Double(replaysFinished), 6) : nil
+        blankMeanSum = b.metrics.blankMeanSum - a.metrics.blankMeanSum
         let ttfc = b.metrics.timeToFirstContent.subtracting(a.metrics.timeToFirstContent)
-        timeToFirstContentP50Ms =
-            ttfc.count > 0 ? LoadReport.round(Double(ttfc.value(atQuantile: 0.5) ?? 0) / 1e6, 3) : nil
+        timeToFirstContentP50Ms = Self.timeToFirstContentP50(ttfc)
+        if ttfc.count > 0 { histograms[LoadReport.timeToFirstContentKey] = ttfc.buckets }
+        self.histograms = histograms
+    }
+
+    /// An interval's figures of one query kind's histogram (nanoseconds), in milliseconds.
+    static func latency(_ histogram: LatencyHistogram) -> Latency {
+        func ms(_ q: Double) -> Double { LoadReport.round(Double(histogram.value(atQuantile: q) ?? 0) / 1e6, 4) }
+        return Latency(count: histogram.count, p50: ms(0.5), p99: ms(0.99))
+    }
+
+    /// The median time to first content (ms), `nil` for an empty histogram.
+    static func timeToFirstContentP50(_ histogram: LatencyHistogram) -> Double? {
+        histogram.count > 0 ? LoadReport.round(Double(histogram.value(atQuantile: 0.5) ?? 0) / 1e6, 3) : nil
     }
 }
 

@@ -46,6 +46,16 @@ public struct LoadConfiguration: Sendable {
     /// last when nothing was committed since (``GroundTruth``); `false` reads every span from the
     /// index, as a run with writers mostly does (`feedsim bench load` measures both).
     public var reuseUnchangedSpans = true
+    /// Sessions to run in all, then stop (k6's shared iterations): with `--time-scale max` and no
+    /// writers a run's counts are then the same every time; `nil` runs until ``durationSeconds``,
+    /// which stays the limit either way (`feedsim load --iterations`).
+    public var iterations: Int?
+    /// The share of the run's sessions (and writers) this process runs (`feedsim load --segment I/N`);
+    /// `nil` for all of them. ``LoadSegment`` says which.
+    public var segment: LoadSegment?
+    /// What to call the backend in the report (never a password): the CLI's `host:port/dbname` for
+    /// a PostgreSQL URI; `nil` uses ``path``.
+    public var backendDisplayName: String?
 
     /// Most sessions (closed model) or slots (open model): each holds a connection, a replay and
     /// its loaded list while it runs (`feedsim load --sessions`).
@@ -55,6 +65,8 @@ public struct LoadConfiguration: Sendable {
     public static let maxWriters = 64
     /// Most session worker threads (`feedsim load --workers`).
     public static let maxWorkers = 256
+    /// Most sessions one run may be limited to (`feedsim load --iterations`).
+    public static let maxIterations = 100_000_000
 
     /// Items per page (the controller's).
     public var pageSize: Int { replay.controller.pageSize }
@@ -95,6 +107,14 @@ public enum SessionKind: Hashable, Sendable {
     /// Pages down the feed as fast as the store answers, with a real controller but no frames
     /// (``PaginationLoadSession``), ending after `pageBudget` page requests or at the end of the feed.
     case pagination(pageBudget: Int)
+
+    /// `replay`, or `pagination:BUDGET`, for reports.
+    public var name: String {
+        switch self {
+        case .replay: "replay"
+        case .pagination(let budget): "pagination:\(budget)"
+        }
+    }
 }
 
 /// A load configuration that cannot run, naming the field.

@@ -67,6 +67,11 @@ public final class LoadRunner: Sendable {
             }
             guard configuration.writeBatch >= 1 else { throw fail("write-batch", "must be at least 1") }
         }
+        if let iterations = configuration.iterations,
+            !(1...LoadConfiguration.maxIterations).contains(iterations)
+        {
+            throw fail("iterations", "must be 1...\(LoadConfiguration.maxIterations)")
+        }
         let connector = try openBackend(configuration)
         if configuration.pagination == .offset, !(try connector.connect() is any OffsetPageSource) {
             throw fail("pagination", "the \(connector.backendName) backend serves no OFFSET pages")
@@ -76,18 +81,23 @@ public final class LoadRunner: Sendable {
         _ = try configuration.layout.makeLayout()  // a layout that cannot be built fails here, not per session
         self.configuration = configuration
         self.stop = stop
-        if configuration.writers > 0 {
+        let (model, share) = Self.share(of: configuration)
+        // A segment runs its share of the writers, at their share of the rate, with their seeds.
+        let writerCount = configuration.segment?.share(of: configuration.writers) ?? configuration.writers
+        if writerCount > 0 {
             writers = WriterPool(
-                count: configuration.writers, ratePerSecond: configuration.writeRate, batch: configuration.writeBatch,
-                connector: connector, preset: preset,
-                seed: configuration.seed, keepWrites: configuration.keepWrites, mix: configuration.writeMix)
+                count: writerCount,
+                ratePerSecond: configuration.writeRate * Double(writerCount) / Double(configuration.writers),
+                batch: configuration.writeBatch, connector: connector, preset: preset,
+                seed: configuration.seed, keepWrites: configuration.keepWrites, mix: configuration.writeMix,
+                firstWriter: configuration.segment?.firstOfShare(configuration.writers) ?? 0)
         } else {
             writers = nil
         }
         let pool = ConnectionPool(connector: connector, reuseUnchangedSpans: configuration.reuseUnchangedSpans)
         scheduler = SessionScheduler(
-            model: configuration.model, workers: configuration.workers,
-            duration: .nanoseconds(Int64(configuration.durationSeconds * 1e9)), stop: stop
+            model: model, workers: configuration.workers,
+            duration: .nanoseconds(Int64(configuration.durationSeconds * 1e9)), share: share, stop: stop
         ) { index in
             var options = configuration.replay
             options.seed = configuration.replay.seed &+ UInt64(index)
@@ -102,6 +112,31 @@ public final class LoadRunner: Sendable {
                 layout: configuration.layout, options: options, timeScale: configuration.timeScale,
                 insertPreset: preset)
         }
+    }
+
+    /// The arrival model and session numbers of this process's share of the run: all of them, or
+    /// a segment's (``LoadSegment``): its share of the concurrent sessions (at least 1 while it has
+    /// sessions to run), or of the open model's slots, with the rate ÷ N and its first arrival
+    /// where the single run's `I`-th would come; at most `iterations` in all, or the segment's
+    /// part of them.
+    static func share(of configuration: LoadConfiguration) -> (ArrivalModel, SessionShare) {
+        guard let segment = configuration.segment else {
+            return (configuration.model, .all(limit: configuration.iterations))
+        }
+        let limit = configuration.iterations.map { segment.sessions(ofIterations: $0) }
+        let model: ArrivalModel
+        var firstArrival = Duration.zero
+        switch configuration.model {
+        case .closed(let sessions):
+            model = .closed(sessions: max(1, segment.share(of: sessions)))
+        case .open(let rate, let slots):
+            model = .open(ratePerSecond: rate / Double(segment.count), slots: max(1, segment.share(of: slots)))
+            firstArrival = .nanoseconds(Int64((Double(segment.index - 1) * 1e9 / rate).rounded()))
+        }
+        return (
+            model,
+            SessionShare(first: segment.index - 1, stride: segment.count, limit: limit, firstArrival: firstArrival)
+        )
     }
 
     /// Runs the load to the end and returns its report. Process-wide memory settings

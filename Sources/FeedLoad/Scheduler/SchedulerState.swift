@@ -23,24 +23,35 @@ struct SchedulerState: ~Copyable {
     private(set) var startInstant: ContinuousClock.Instant?
     private var nextArrival: ContinuousClock.Instant?
     private var pendingStarts = 0
-    private var nextIndex = 0
+    /// Sessions created so far (the next one is `share.session(created)`).
+    private var created = 0
+    private var share = SessionShare.all()
     /// Jobs handed out whose session has not come back (pushed or ended) yet.
     private var inFlight = 0
     private var stopping = false
     private(set) var counts = SessionCounts()
 
-    mutating func start(model: ArrivalModel, at now: ContinuousClock.Instant, deadline: ContinuousClock.Instant) {
+    mutating func start(
+        model: ArrivalModel, share: SessionShare = .all(), at now: ContinuousClock.Instant,
+        deadline: ContinuousClock.Instant
+    ) {
         self.model = model
+        self.share = share
         self.startInstant = now
         self.deadline = deadline
         switch model {
         case .closed(let sessions): pendingStarts = sessions
-        case .open: nextArrival = now
+        case .open: nextArrival = now.advanced(by: share.firstArrival)
         }
     }
 
+    /// Whether every session of a limited share (`--iterations`) has been created.
+    private var exhausted: Bool { share.limit.map { created >= $0 } ?? false }
+
     mutating func nextJob(now: ContinuousClock.Instant, stopped: Bool, clock: ContinuousClock) -> Job {
         if stopped || now >= (deadline ?? now) { stopping = true }
+        // All of a limited share's sessions created and ended: the run is over before its deadline.
+        if exhausted && inFlight == 0 && due.isEmpty { stopping = true }
         if stopping {
             if let (_, box) = due.popFirst() {
                 inFlight += 1
@@ -50,7 +61,7 @@ struct SchedulerState: ~Copyable {
         }
         switch model {
         case .closed:
-            if pendingStarts > 0 {
+            if pendingStarts > 0 && !exhausted {
                 pendingStarts -= 1
                 return create()
             }
@@ -58,6 +69,10 @@ struct SchedulerState: ~Copyable {
             let interval = Duration.nanoseconds(Int64((1e9 / rate).rounded()))
             while let arrival = nextArrival, arrival <= now {
                 nextArrival = arrival.advanced(by: interval)
+                if exhausted {
+                    nextArrival = nil
+                    break
+                }
                 if counts.active < slots { return create() }
                 counts.dropped += 1
             }
@@ -75,8 +90,8 @@ struct SchedulerState: ~Copyable {
     private mutating func create() -> Job {
         counts.started += 1
         inFlight += 1
-        defer { nextIndex += 1 }
-        return .create(nextIndex)
+        defer { created += 1 }
+        return .create(share.session(created))
     }
 
     /// A created or stepped session comes back, due again at `due`.

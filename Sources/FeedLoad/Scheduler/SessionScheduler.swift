@@ -22,6 +22,9 @@ public final class SessionScheduler: Sendable {
     public let workers: Int
     /// Wall-clock limit of the run.
     public let duration: Duration
+    /// The session numbers this scheduler starts and how many (all from 0 unless a segment or
+    /// `--iterations` says otherwise).
+    public let share: SessionShare
     private let factory: Factory
     private let stop: StopSignal
     private let clock = ContinuousClock()
@@ -31,11 +34,13 @@ public final class SessionScheduler: Sendable {
 
     /// - Parameters:
     ///   - workers: threads; defaults to `ProcessInfo.activeProcessorCount`.
+    ///   - share: which session numbers to start, and at most how many (the run ends when that many
+    ///     have ended, before `duration` if they are done sooner).
     ///   - stop: set it (or SIGINT via ``StopSignal/installInterruptHandler()``) to end early.
     /// - Precondition: sessions/slots ≥ 1, rate > 0, workers ≥ 1.
     public init(
         model: ArrivalModel, workers: Int = ProcessInfo.processInfo.activeProcessorCount, duration: Duration,
-        stop: StopSignal, factory: @escaping Factory
+        share: SessionShare = .all(), stop: StopSignal, factory: @escaping Factory
     ) {
         switch model {
         case .closed(let sessions): precondition(sessions >= 1, "at least one session")
@@ -45,6 +50,7 @@ public final class SessionScheduler: Sendable {
         self.model = model
         self.workers = workers
         self.duration = duration
+        self.share = share
         self.stop = stop
         self.factory = factory
         self.state = Mutex(SchedulerState())
@@ -58,7 +64,7 @@ public final class SessionScheduler: Sendable {
     /// - Returns: counts of sessions and the metrics merged across workers.
     public func run() -> SchedulerResult {
         let start = clock.now
-        state.withLock { $0.start(model: model, at: start, deadline: start.advanced(by: duration)) }
+        state.withLock { $0.start(model: model, share: share, at: start, deadline: start.advanced(by: duration)) }
         let group = DispatchGroup()
         var failure: String?
         for worker in 0..<workers {

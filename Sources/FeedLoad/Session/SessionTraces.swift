@@ -24,6 +24,12 @@ public enum SessionTraces: Sendable {
         }
     }
 
+    /// The length of each synthesized trace, seconds; `nil` for files.
+    public var synthesizedSeconds: Double? {
+        if case .synthesized(_, let seconds) = self { return seconds }
+        return nil
+    }
+
     /// Names for the report: the traces' sources, or `synth:MODEL` per model.
     public var names: [String] {
         switch self {

@@ -19,6 +19,8 @@ public final class WriterPool: Sendable {
     private let connector: any FeedBackendConnector
     private let preset: Preset
     private let seed: UInt64
+    /// The run's number of this pool's first writer (a segment's share starts past 0), for seeds.
+    public let firstWriter: Int
     private let boxes: [MetricsBox]
     private let group = DispatchGroup()
     private let done = Atomic<Bool>(false)
@@ -31,11 +33,14 @@ public final class WriterPool: Sendable {
     /// The store's largest id when ``start()`` ran: items up to it existed before the writers.
     private let baselineMaxID = Atomic<Int64>(0)
 
+    /// - Parameter firstWriter: the run's number of writer 0 of this pool (a segment's first
+    ///   writer), so writer k draws the seed writer `firstWriter + k` of the whole run draws.
     /// - Precondition: `count` ≥ 1, `ratePerSecond` > 0, `batch` ≥ 1.
     public init(
         count: Int, ratePerSecond: Double, batch: Int = 1, connector: any FeedBackendConnector, preset: Preset,
-        seed: UInt64, keepWrites: Bool = false, mix: WriteMix = .insertOnly
+        seed: UInt64, keepWrites: Bool = false, mix: WriteMix = .insertOnly, firstWriter: Int = 0
     ) {
+        self.firstWriter = firstWriter
         self.keepWrites = keepWrites
         self.mix = mix
         precondition(count >= 1 && ratePerSecond > 0 && batch >= 1, "writers need a count, a rate and a batch")
@@ -87,7 +92,7 @@ public final class WriterPool: Sendable {
                 largestID = { try reader.maxID() }
             }
             headWriter = HeadWriter(
-                backend: try connector.connectWriter(), preset: preset, seed: Self.writerSeed(base: seed, writer: writer),
+                backend: try connector.connectWriter(), preset: preset, seed: Self.writerSeed(base: seed, writer: firstWriter + writer),
                 mix: mix, largestID: largestID, baselineMaxID: baselineMaxID.load(ordering: .acquiring),
                 journal: keepWrites ? nil : journal)
         } catch {

@@ -154,24 +154,9 @@ public enum StoreBenchmark {
             ])
     }
 
-    /// Follows `after` pages from the newest to the end. - Returns: pages and items read.
     static func walk(_ pages: FeedPageSource, limit: Int) throws -> (Int, Int) {
-        var page = try pages.newest(limit: limit)
-        var count = 1
-        var items = page.items.count
-        while page.hasMoreAfter, let last = page.lastCursor {
-            page = try pages.after(last, limit: limit)
-            count += 1
-            items += page.items.count
-        }
-        return (count, items)
+        try BenchmarkLoop.walk(pages, limit: limit)
     }
 
-    /// Seconds `body` takes on the monotonic clock (benchmark only; the simulator never reads a clock).
-    static func time(_ body: () throws -> Void) rethrows -> Double {
-        let start = ContinuousClock.now
-        try body()
-        let elapsed = ContinuousClock.now - start
-        return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-    }
+    static func time(_ body: () throws -> Void) rethrows -> Double { try BenchmarkLoop.time(body) }
 }

@@ -8,6 +8,7 @@ let commands: [Command] = [
     traceSynthCommand,
     loadCommand,
     compareCommand,
+    reportMergeCommand,
     sweepCommand,
     seedCommand,
     importCommand,

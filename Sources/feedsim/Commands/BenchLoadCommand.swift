@@ -6,9 +6,16 @@ let benchLoadCommand = Command(
     name: "bench load",
     summary: "Benchmark load sessions' pages/s (pagination, then replay) against a raw SQLite C-API loop, 1 → N threads.",
     usage:
-        "bench load [--count N] [--threads N] [--seconds S] [--rounds R] [--page-size N] [--pages-per-session N] [--json]",
+        "bench load [--db postgresql://…] [--count N] [--threads N] [--seconds S] [--rounds R] [--page-size N] "
+        + "[--pages-per-session N] [--json]",
     options: [
-        OptionSpec("--count", "N", accepts: .integer(100...100_000_000), default: "1000000", help: "Items to seed."),
+        OptionSpec(
+            "--db", "URI", accepts: .path,
+            help: "Benchmark pagination sessions on this PostgreSQL database instead (a schema of its own, dropped "
+                + "after), beside a raw libpq loop and pgbench at the same client count (--threads)."),
+        OptionSpec(
+            "--count", "N", accepts: .integer(100...100_000_000), default: "1000000",
+            help: "Items to seed (with --db: default 100000)."),
         OptionSpec("--threads", "N", accepts: .integer(1...256), default: "2", help: "Threads for the scaled run."),
         OptionSpec("--seconds", "S", accepts: .number(0.1...600), default: "2", help: "Seconds per measurement."),
         OptionSpec("--rounds", "R", accepts: .integer(1...100), default: "3", help: "Interleaved rounds per side and thread count; the best counts."),
@@ -25,6 +32,37 @@ let benchLoadCommand = Command(
         let pageSize = try arguments.int("--page-size") ?? 20
         let pagesPerSession = try arguments.int("--pages-per-session") ?? 50
         let showProgress = standardErrorIsTerminal
+        if let db = arguments.value("--db") {
+            guard case .postgresURI(let uri) = FeedDatabase.Target(db) else {
+                throw UsageError("--db: bench load takes a postgresql:// URI (SQLite runs in a temporary directory)")
+            }
+            var pgbench: LoadBenchmark.PGBench?
+            if let binary = try? findPGBench() {
+                pgbench = { script, defines, options in
+                    try runPGBench(
+                        binary, uri: uri, script: script, defines: defines, options: options, clients: threads,
+                        seconds: seconds)
+                }
+            } else {
+                printError("feedsim bench load: pgbench not found (Debian: apt-get install postgresql-contrib); measuring without it")
+            }
+            let report = try LoadBenchmark.runPostgres(
+                conninfo: uri, migrator: try FeedDatabase.postgresMigrator(),
+                count: try arguments.int("--count") ?? 100_000, clients: threads, seconds: seconds, rounds: rounds,
+                pageSize: pageSize, pagesPerSession: pagesPerSession, pgbench: pgbench
+            ) {
+                if showProgress { printError("bench load: " + $0) }
+            }
+            if arguments.flag("--json") {
+                let encoder = JSONEncoder()
+                encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
+                print(String(decoding: try encoder.encode(report), as: UTF8.self))
+            } else {
+                print(ProcessSettings.summary)
+                print(report.text)
+            }
+            return 0
+        }
         let report = try LoadBenchmark.run(
             count: count, threads: threads, seconds: seconds, rounds: rounds, pageSize: pageSize,
             pagesPerSession: pagesPerSession

@@ -115,7 +115,7 @@ private func benchPostgres(uri: String, count: Int, repetitions: Int, arguments:
 }
 
 /// `pgbench` on the PATH, else the newest under /usr/lib/postgresql (Debian's layout).
-private func findPGBench() throws -> URL {
+func findPGBench() throws -> URL {
     let path = ProcessInfo.processInfo.environment["PATH"] ?? ""
     var candidates = path.split(separator: ":").map { URL(fileURLWithPath: String($0)).appendingPathComponent("pgbench") }
     let debian = URL(fileURLWithPath: "/usr/lib/postgresql")
@@ -130,7 +130,7 @@ private func findPGBench() throws -> URL {
 }
 
 /// Runs pgbench with `script` (prepared protocol, as FeedSim's statements) and returns its tps.
-private func runPGBench(
+func runPGBench(
     _ pgbench: URL, uri: String, script: String, defines: [(String, String)], options: String, clients: Int,
     seconds: Double
 ) throws -> Double {
@@ -151,7 +151,22 @@ private func runPGBench(
     let output = try FileHandle(forWritingTo: outURL)
     process.standardOutput = output
     process.standardError = output
+    // pgbench ends a -T run on SIGALRM (pgbench.c's setalarm): a blocked SIGALRM, inherited from
+    // the spawning thread's mask (a test runner's threads block signals), would let it run forever.
+    var alarm = sigset_t()
+    sigemptyset(&alarm)
+    sigaddset(&alarm, SIGALRM)
+    pthread_sigmask(SIG_UNBLOCK, &alarm, nil)
     try process.run()
+    // A watchdog all the same: a pgbench still running long past its -T is stopped and reported.
+    let limit = Date().addingTimeInterval(seconds.rounded(.up) * 3 + 30)
+    while process.isRunning && Date() < limit { Thread.sleep(forTimeInterval: 0.05) }
+    if process.isRunning {
+        process.terminate()
+        process.waitUntilExit()
+        try? output.close()
+        throw CommandFailure("pgbench did not end within \(Int(seconds.rounded(.up) * 3 + 30)) s of a \(Int(seconds.rounded(.up))) s run")
+    }
     process.waitUntilExit()
     try output.close()
     let text = (try? String(contentsOf: outURL, encoding: .utf8)) ?? ""

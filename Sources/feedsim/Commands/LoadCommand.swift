@@ -1,5 +1,6 @@
 import FeedLoad
 import FeedModel
+import FeedPostgres
 import FeedReplay
 import FeedReport
 import FeedResources
@@ -9,11 +10,14 @@ import Foundation
 let loadCommand = Command(
     name: "load",
     summary: "Load-test pagination: many replay sessions on real threads against one store, with writers.",
-    usage: "load --db PATH [--sessions N | --arrival-rate R --sessions SLOTS] [--duration S] [--time-scale K|max] "
+    usage: "load --db PATH|URI [--sessions N | --arrival-rate R --sessions SLOTS] [--duration S] [--time-scale K|max] "
+        + "[--iterations N] [--segment I/N] "
         + "[--trace FILE ... | --model M,... --trace-duration S] [--writers W --write-rate R] "
         + "[--pagination keyset|offset] [layout and replay options] [--json] [--report FILE] [--html FILE]",
     options: [
-        OptionSpec("--db", "PATH", accepts: .path, help: "Seeded SQLite database file (see feedsim seed)."),
+        OptionSpec(
+            "--db", "PATH|URI", accepts: .path,
+            help: "Seeded SQLite database file, or a postgresql:// (postgres://) URI (libpq; PG* variables honoured)."),
         OptionSpec("--feed", .value, "NAME", help: "Feed to scroll and write (default home)."),
         OptionSpec(
             "--sessions", "N", accepts: .integer(1...LoadConfiguration.maxSessions), default: "8",
@@ -21,7 +25,17 @@ let loadCommand = Command(
         OptionSpec(
             "--arrival-rate", "R", accepts: .number(0.001...1_000_000),
             help: "Open model: R session arrivals per second; arrivals finding no free slot are dropped."),
-        OptionSpec("--duration", "SECONDS", accepts: .number(0.001...86_400), default: "10", help: "Stop after this many wall seconds."),
+        OptionSpec(
+            "--duration", "SECONDS", accepts: .number(0.001...86_400), default: "10",
+            help: "Stop after this many wall seconds (with --iterations: at most, default 600)."),
+        OptionSpec(
+            "--iterations", "N", accepts: .integer(1...LoadConfiguration.maxIterations),
+            help: "Run exactly N sessions in all, then stop (k6's shared iterations; with --time-scale max and no "
+                + "writers the counts are the same every run)."),
+        OptionSpec(
+            "--segment", .value, "I/N",
+            help: "Run the I-th of N shares of the sessions (session k when k mod N = I-1, same seeds and traces) "
+                + "and of --sessions, --writers, --arrival-rate; merge the N reports with feedsim report merge."),
         OptionSpec(
             "--time-scale", "K|max", accepts: .numberOrWord(0.000_001...1_000_000, word: "max"), default: "1",
             help: "Virtual time per wall time: 1 real time, 10 ten times faster, max no waiting."),
@@ -64,7 +78,7 @@ let loadCommand = Command(
         let configuration = try LoadCommandSupport.configuration(arguments)
         let stop = StopSignal()
         stop.installInterruptHandler()
-        let runner = try LoadRunner(configuration: configuration, stop: stop, openBackend: openSQLite)
+        let runner = try LoadRunner(configuration: configuration, stop: stop, openBackend: openLoadBackend)
         let report = LoadCommandSupport.runWithProgress(runner)
         if let failure = report.startFailure { throw CommandFailure(failure) }
         if let path = arguments.value("--report") {
@@ -105,18 +119,23 @@ enum LoadCommandSupport {
     /// The load configuration from the command line. - Throws: ``UsageError`` or ``CommandFailure``.
     static func configuration(_ arguments: ParsedArguments) throws -> LoadConfiguration {
         let path = try arguments.required("--db")
-        if case .postgresURI = FeedDatabase.Target(path) {
-            // The load tester still opens SQLite connections of its own (sessions, writers, ground
-            // truth); it moves onto the backend seam in the core issue. Refused rather than creating
-            // a SQLite file named like the URI.
-            throw CommandFailure("--db: load runs on SQLite files only for now; \(path) is a PostgreSQL URI")
+        var segment: LoadSegment?
+        if let text = arguments.value("--segment") {
+            guard let parsed = LoadSegment(parsing: text) else {
+                throw UsageError(
+                    "--segment: expected I/N with 1 <= I <= N <= \(LoadSegment.maxCount), got '\(text)'", showsUsage: false)
+            }
+            segment = parsed
         }
         // Usage first: a layout option the layout does not read is refused before any file is opened.
         let layout = try LayoutOptions.configuration(from: arguments, defaultKind: .grid)
         var replay = try ReplayOptionsParsing.options(from: arguments)
         // A layout with a refresh view: the refresh control holds its height open while refreshing.
         if layout.refreshHeight > 0 { replay.refreshControlHeight = layout.refreshHeight }
-        guard FileManager.default.fileExists(atPath: path) else {
+        var displayName: String?
+        if case .postgresURI = FeedDatabase.Target(path) {
+            displayName = try FeedDatabase.interruptible { try FeedDatabase.open(path, for: .readOnly).name }
+        } else if !FileManager.default.fileExists(atPath: path) {
             throw CommandFailure("\(path): no such database (create one with feedsim seed)")
         }
         let sessions = try arguments.int("--sessions") ?? 8
@@ -142,7 +161,7 @@ enum LoadCommandSupport {
             path: path, feedName: arguments.value("--feed") ?? "home", model: model, traces: traces,
             layout: layout,
             replay: replay, timeScale: timeScale, pagination: pagination,
-            durationSeconds: try arguments.double("--duration") ?? 10,
+            durationSeconds: try arguments.double("--duration") ?? (arguments.value("--iterations") != nil ? 600 : 10),
             workers: try arguments.int("--workers")
                 ?? min(ProcessInfo.processInfo.activeProcessorCount, LoadConfiguration.maxWorkers),
             writers: try arguments.int("--writers") ?? 0,
@@ -151,6 +170,9 @@ enum LoadCommandSupport {
             writerPreset: arguments.value("--writer-preset") ?? "mixed", seed: try ReplayOptionsParsing.seed(arguments),
             keepWrites: arguments.flag("--keep-writes"))
         configuration.writeMix = writeMix
+        configuration.iterations = try arguments.int("--iterations")
+        configuration.segment = segment
+        configuration.backendDisplayName = displayName
         return configuration
     }
 
@@ -201,6 +223,19 @@ enum LoadCommandSupport {
         Thread.sleep(forTimeInterval: 0.01)
         return report
     }
+}
+
+/// Opens the backend `--db` names for a load: a PostgreSQL URI (``PostgresConnector``, checking
+/// the feed on a first connection), else the SQLite file (``openSQLite(_:)``).
+/// - Throws: the backend's errors opening it (an unknown feed's lists the feeds).
+func openLoadBackend(_ configuration: LoadConfiguration) throws -> any FeedBackendConnector {
+    guard case .postgresURI(let uri) = FeedDatabase.Target(configuration.path) else {
+        return try openSQLite(configuration)
+    }
+    let connector = PostgresConnector(
+        conninfo: uri, migrator: try FeedDatabase.postgresMigrator(), feed: configuration.feedName)
+    _ = try FeedDatabase.interruptible { try connector.connect() }  // the feed exists, else its error lists the feeds
+    return connector
 }
 
 /// Opens the SQLite file (`--db`) and feed (`--feed`) a load names: the backend `feedsim load` hands over.

@@ -1,5 +1,6 @@
 internal import FeedSimPQ
 import FeedModel
+import FeedPostgres
 import Foundation
 
 /// The baseline of ``PostgresBenchmark``: the same work as ``PostgresStore`` written directly
@@ -23,7 +24,7 @@ final class RawPostgres {
         try connection.execute("SELECT id FROM feeds WHERE name = 'home'").int64(0, 0)
     }
 
-    private func exec(_ sql: String) throws {
+    func exec(_ sql: String) throws {
         guard let result = PQexec(handle, sql) else { throw connection.error(sql: sql) }
         defer { PQclear(result) }
         let status = PQresultStatus(result)
@@ -85,7 +86,7 @@ final class RawPostgres {
     }
 
     /// Runs a prepared statement with text parameters. `body` reads the result before it is cleared.
-    private func run<T>(_ name: String, _ values: [String], _ body: (OpaquePointer) -> T) throws -> T {
+    func run<T>(_ name: String, _ values: [String], _ body: (OpaquePointer) -> T) throws -> T {
         let copies = values.map { strdup($0) }
         defer { copies.forEach { free($0) } }
         var pointers = copies.map { UnsafePointer<CChar>($0) }
@@ -98,7 +99,7 @@ final class RawPostgres {
         return body(result)
     }
 
-    private func prepare(_ name: String, _ sql: String) throws {
+    func prepare(_ name: String, _ sql: String) throws {
         guard let result = PQprepare(handle, name, sql, 0, nil) else { throw connection.error(sql: sql) }
         defer { PQclear(result) }
         guard PQresultStatus(result) == PGRES_COMMAND_OK else { throw connection.error(result: result, sql: sql) }

@@ -1,4 +1,5 @@
 import FeedModel
+import FeedPostgres
 import Foundation
 
 /// `feedsim bench store --db postgresql://…`: the PostgreSQL store's API against a minimal raw
@@ -12,15 +13,8 @@ import Foundation
 /// Seeding runs twice per side and the reads `repetitions` times, alternating API and raw, keeping
 /// the fastest run of each (to filter out noise from other processes).
 public enum PostgresBenchmark {
-    public struct Measure: Codable, Hashable, Sendable {
-        public var name: String
-        /// Unit of `api` and `raw` (`rows/s`, `µs/page`, `µs/batch`).
-        public var unit: String
-        public var api: Double
-        public var raw: Double
-        /// API time ÷ raw time (> 1: the API is slower).
-        public var ratio: Double
-    }
+    /// One measure: the API's figure, the raw loop's, and their ratio (as ``StoreBenchmark``'s).
+    public typealias Measure = StoreBenchmark.Measure
 
     public struct Report: Codable, Hashable, Sendable {
         public var items: Int
@@ -194,24 +188,9 @@ public enum PostgresBenchmark {
             ] + clientMeasures)
     }
 
-    /// Follows `after` pages from the newest to the end. - Returns: pages and items read.
     static func walk(_ backend: PostgresFeedBackend, limit: Int) throws -> (pages: Int, items: Int) {
-        var page = try backend.newest(limit: limit)
-        var count = 1
-        var items = page.items.count
-        while page.hasMoreAfter, let last = page.lastCursor {
-            page = try backend.after(last, limit: limit)
-            count += 1
-            items += page.items.count
-        }
-        return (count, items)
+        try BenchmarkLoop.walk(backend, limit: limit)
     }
 
-    /// Seconds `body` takes on the monotonic clock (benchmark only; the simulator never reads a clock).
-    static func time(_ body: () throws -> Void) rethrows -> Double {
-        let start = ContinuousClock.now
-        try body()
-        let elapsed = ContinuousClock.now - start
-        return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-    }
+    static func time(_ body: () throws -> Void) rethrows -> Double { try BenchmarkLoop.time(body) }
 }

@@ -1,4 +1,5 @@
 import FeedModel
+import FeedPostgres
 import Foundation
 import Synchronization
 
@@ -64,10 +65,7 @@ extension PostgresBenchmark {
             """
     }
 
-    static func time(since start: ContinuousClock.Instant) -> Double {
-        let elapsed = ContinuousClock.now - start
-        return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-    }
+    static func time(since start: ContinuousClock.Instant) -> Double { BenchmarkLoop.seconds(since: start) }
 }
 
 /// What the client threads of ``PostgresBenchmark/pagesPerSecond`` add up, shared between them.

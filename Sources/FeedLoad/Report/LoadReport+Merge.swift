@@ -1,0 +1,208 @@
+import Foundation
+
+/// Why load reports cannot be merged: not segments of one run, or not mergeable data.
+public struct LoadReportMergeError: Error, CustomStringConvertible, Sendable {
+    public var description: String
+    public init(_ description: String) { self.description = description }
+}
+
+extension LoadReport {
+    /// The report of the whole run from the reports of its segments (`--segment I/N`, one per
+    /// process or machine), exactly: counters summed, latency histograms added bucket by bucket and
+    /// their percentiles recomputed from the merged buckets (never averaged), the timelines added
+    /// second by second (interval k of each segment, counted from its own start), elapsed time
+    /// the longest segment's, rates recomputed over it.
+    ///
+    /// `feedsim report merge OUT IN...`. The settings must be the same run's: equal but for the
+    /// segment and the worker threads (a machine may run more), the segments `1/N … N/N` each
+    /// exactly once.
+    /// - Parameter reports: each report with the name to use for it in messages (its file).
+    /// - Throws: ``LoadReportMergeError`` naming the report and the setting that differs, a
+    ///   missing or repeated segment, or a report without histograms (written before they were kept).
+    public static func merge(_ reports: [(name: String, report: LoadReport)]) throws -> LoadReport {
+        guard let (firstName, first) = reports.first else { throw LoadReportMergeError("no reports to merge") }
+        var segments: [Int: String] = [:]
+        var total: Int?
+        for (name, report) in reports {
+            guard let text = report.settings.segment, let segment = LoadSegment(parsing: text) else {
+                throw LoadReportMergeError("\(name): not a segment of a run (run each part with --segment I/N)")
+            }
+            if let total, total != segment.count {
+                throw LoadReportMergeError(
+                    "\(name): segment \(text) is of a run cut into \(segment.count), \(firstName)'s into \(total): not the same run")
+            }
+            total = segment.count
+            if let other = segments[segment.index] {
+                throw LoadReportMergeError("\(name): segment \(text) is also in \(other)")
+            }
+            segments[segment.index] = name
+            if let difference = first.settings.difference(from: report.settings) {
+                throw LoadReportMergeError(
+                    "\(name): not the same run as \(firstName): \(difference) differs; refusing to merge")
+            }
+            guard report.histograms != nil, report.timeline.allSatisfy({ $0.histograms != nil }) else {
+                throw LoadReportMergeError("\(name): the report carries no histograms (written by an older feedsim)")
+            }
+        }
+        let count = total ?? 1
+        let missing = (1...count).filter { segments[$0] == nil }
+        guard missing.isEmpty else {
+            throw LoadReportMergeError(
+                "missing segment(s) " + missing.map { "\($0)/\(count)" }.joined(separator: ", ")
+                    + " of the run: merge all \(count)")
+        }
+        let all = reports.map(\.report)
+        var merged = first
+        merged.settings.segment = nil
+        merged.settings.workers = all.reduce(0) { $0 + $1.settings.workers }
+        merged.elapsedSeconds = all.map(\.elapsedSeconds).max() ?? 0
+        merged.stoppedEarly = all.contains { $0.stoppedEarly }
+        merged.sessions = all.reduce(SessionCounts()) { $0.adding($1.sessions) }
+        func sum(_ value: (LoadReport) -> Int) -> Int { all.reduce(0) { $0 + value($1) } }
+        func sum(_ value: (LoadReport) -> Double) -> Double { all.reduce(0) { $0 + value($1) } }
+        merged.pages = sum(\.pages)
+        merged.items = sum(\.items)
+        merged.rows = sum(\.rows)
+        merged.frames = sum(\.frames)
+        let seconds = merged.elapsedSeconds
+        merged.pagesPerSecond = round(seconds > 0 ? Double(merged.pages) / seconds : 0, 1)
+        merged.rowsPerSecond = round(seconds > 0 ? Double(merged.rows) / seconds : 0, 1)
+        merged.replaySeconds = round(sum(\.replaySeconds), 6)
+        merged.querySeconds = round(sum(\.querySeconds), 6)
+        merged.cpuSeconds = round(sum(\.cpuSeconds), 6)
+        merged.inserted = sum(\.inserted)
+        merged.updated = sum(\.updated)
+        merged.deleted = sum(\.deleted)
+        merged.insertTransactions = sum(\.insertTransactions)
+        merged.busyWaits = sum(\.busyWaits)
+        merged.errors = all.reduce(into: [:]) { total, report in total.merge(report.errors, uniquingKeysWith: +) }
+        merged.startFailure = zip(reports.map(\.name), all).first { $0.1.startFailure != nil }.map {
+            "\($0.0): \($0.1.startFailure ?? "")"
+        }
+
+        let histograms = try mergeHistograms(reports.map { ($0.name, $0.report.histograms ?? [:]) })
+        merged.histograms = histograms.mapValues(\.buckets)
+        var latency: [String: Latency] = [:]
+        for (kind, histogram) in histograms where kind != timeToFirstContentKey {
+            latency[kind] = Self.latency(histogram, digits: 4)
+        }
+        merged.latency = latency
+        let finished = sum(\.replays.finished)
+        let blankSum = sum { $0.blankMeanSum ?? 0 }
+        merged.blankMeanSum = blankSum
+        let ttfc = histograms[timeToFirstContentKey]
+        merged.replays = Replays(
+            finished: finished, blankMeanFraction: finished > 0 ? round(blankSum / Double(finished), 6) : nil,
+            timeToFirstContent: ttfc.map { Self.latency($0, digits: 3) })
+
+        var consistency = first.consistency
+        consistency.sessionsChecked = sum(\.consistency.sessionsChecked)
+        consistency.duplicates = sum(\.consistency.duplicates)
+        consistency.skips = sum(\.consistency.skips)
+        consistency.spansRead = sum(\.consistency.spansRead)
+        consistency.spansReused = sum(\.consistency.spansReused)
+        consistency.replayViolations = all.reduce(into: [:]) { total, report in
+            total.merge(report.consistency.replayViolations, uniquingKeysWith: +)
+        }
+        // Each segment lists its first 50 notable sessions by number, so the first 50 of their
+        // union are the first 50 of the whole run's.
+        consistency.sessions = Array(all.flatMap(\.consistency.sessions).sorted { $0.session < $1.session }.prefix(50))
+        merged.consistency = consistency
+        merged.timeline = try mergeTimelines(reports)
+        return merged
+    }
+
+    /// Each key's histograms added. - Throws: ``LoadReportMergeError`` for data that is no histogram.
+    private static func mergeHistograms(
+        _ sets: [(name: String, histograms: [String: LatencyHistogram.Buckets])]
+    ) throws -> [String: LatencyHistogram] {
+        var merged: [String: LatencyHistogram] = [:]
+        for (name, histograms) in sets {
+            for (key, data) in histograms {
+                do {
+                    merged[key, default: LatencyHistogram()].merge(try LatencyHistogram(buckets: data))
+                } catch {
+                    throw LoadReportMergeError("\(name): histogram \(key): \(error)")
+                }
+            }
+        }
+        return merged
+    }
+
+    /// The timelines added interval by interval: interval k of every segment (k seconds after its
+    /// own start) makes interval k of the merged run; a segment that ended sooner adds nothing
+    /// to the later ones.
+    private static func mergeTimelines(_ reports: [(name: String, report: LoadReport)]) throws -> [LoadSecond] {
+        let length = reports.map(\.report.timeline.count).max() ?? 0
+        return try (0..<length).map { k in
+            let parts = reports.compactMap { entry in
+                entry.report.timeline.indices.contains(k) ? (entry.name, entry.report.timeline[k]) : nil
+            }
+            var second = parts[0].1
+            second.startS = parts.map(\.1.startS).min() ?? 0
+            second.endS = parts.map(\.1.endS).max() ?? 0
+            func sum(_ value: (LoadSecond) -> Int) -> Int { parts.reduce(0) { $0 + value($1.1) } }
+            func sum(_ value: (LoadSecond) -> Double) -> Double { parts.reduce(0) { $0 + value($1.1) } }
+            second.sessionsActive = sum(\.sessionsActive)
+            second.sessionsStarted = sum(\.sessionsStarted)
+            second.sessionsCompleted = sum(\.sessionsCompleted)
+            second.sessionsFailed = sum(\.sessionsFailed)
+            second.pagesPerSecond = round(sum(\.pagesPerSecond), 1)
+            second.rowsPerSecond = round(sum(\.rowsPerSecond), 1)
+            second.errors = sum(\.errors)
+            let histograms = try mergeHistograms(parts.map { ("\($0.0) timeline second \(k)", $0.1.histograms ?? [:]) })
+            second.histograms = histograms.mapValues(\.buckets)
+            var latency: [String: LoadSecond.Latency] = [:]
+            for (kind, histogram) in histograms where kind != timeToFirstContentKey {
+                latency[kind] = LoadSecond.latency(histogram)
+            }
+            second.latency = latency
+            second.replaysFinished = sum(\.replaysFinished)
+            let blankSum = sum { $0.blankMeanSum ?? 0 }
+            second.blankMeanSum = blankSum
+            second.blankMeanFraction =
+                second.replaysFinished > 0 ? round(blankSum / Double(second.replaysFinished), 6) : nil
+            second.timeToFirstContentP50Ms = histograms[timeToFirstContentKey].flatMap(LoadSecond.timeToFirstContentP50)
+            return second
+        }
+    }
+}
+
+extension LoadReport.Settings {
+    /// The first setting (by its JSON name) in which `other` is another run than this one, ignoring
+    /// the segment and the worker threads; `nil` when they are one run's.
+    func difference(from other: LoadReport.Settings) -> String? {
+        var a = self
+        var b = other
+        a.segment = nil
+        b.segment = nil
+        a.workers = 0
+        b.workers = 0
+        guard a != b else { return nil }
+        let encoder = JSONEncoder()
+        encoder.keyEncodingStrategy = .convertToSnakeCase
+        encoder.outputFormatting = .sortedKeys
+        guard let left = try? JSONSerialization.jsonObject(with: encoder.encode(a)) as? [String: Any],
+            let right = try? JSONSerialization.jsonObject(with: encoder.encode(b)) as? [String: Any]
+        else { return "the settings" }
+        for key in Set(left.keys).union(right.keys).sorted() {
+            let l = left[key].map { "\($0)" } ?? "none"
+            let r = right[key].map { "\($0)" } ?? "none"
+            if l != r { return "\(key) (\(l) vs \(r))" }
+        }
+        return "the settings"
+    }
+}
+
+extension SessionCounts {
+    /// Both counts added, field by field.
+    func adding(_ other: SessionCounts) -> SessionCounts {
+        var sum = self
+        sum.started += other.started
+        sum.completed += other.completed
+        sum.failed += other.failed
+        sum.interrupted += other.interrupted
+        sum.dropped += other.dropped
+        return sum
+    }
+}

@@ -1,0 +1,52 @@
+import FeedLoad
+import Foundation
+
+/// `feedsim report merge OUT IN...`: the load reports of a run's segments as one report.
+let reportMergeCommand = Command(
+    name: "report merge",
+    summary: "Merge the JSON load reports of a run's segments (--segment I/N) into the whole run's report, exactly.",
+    usage: "report merge OUT.json IN.json... [--json]",
+    options: [
+        OptionSpec("--json", .flag, help: "Print the merged report as JSON (default: as text)."),
+    ],
+    positionals: 2...LoadSegment.maxCount + 1,
+    run: { arguments in
+        let output = arguments.positionals[0]
+        let inputs = Array(arguments.positionals.dropFirst())
+        let decoder = JSONDecoder()
+        decoder.keyDecodingStrategy = .convertFromSnakeCase
+        let reports = try inputs.map { path -> (name: String, report: LoadReport) in
+            guard let data = FileManager.default.contents(atPath: path) else {
+                throw CommandFailure("\(path): no such file")
+            }
+            do {
+                return (path, try decoder.decode(LoadReport.self, from: data))
+            } catch let error as DecodingError {
+                throw CommandFailure("\(path): not a load report (feedsim load --report): \(describe(error))")
+            }
+        }
+        let merged: LoadReport
+        do {
+            merged = try LoadReport.merge(reports)
+        } catch let error as LoadReportMergeError {
+            throw CommandFailure(error.description)
+        }
+        try writeOutput(Data((try merged.json() + "\n").utf8), to: output, option: "OUT")
+        print(arguments.flag("--json") ? try merged.json() : merged.text, terminator: arguments.flag("--json") ? "\n" : "")
+        return 0
+    }
+)
+
+/// A decoding error in one line: the field's path and what was wrong.
+private func describe(_ error: DecodingError) -> String {
+    func path(_ context: DecodingError.Context) -> String {
+        let keys = context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }
+        return keys.isEmpty ? "" : "field " + keys.joined(separator: ".") + ": "
+    }
+    switch error {
+    case .keyNotFound(let key, let context): return path(context) + "missing \(key.stringValue)"
+    case .typeMismatch(_, let context), .valueNotFound(_, let context), .dataCorrupted(let context):
+        return path(context) + context.debugDescription
+    @unknown default: return "\(error)"
+    }
+}

@@ -1,0 +1,195 @@
+import FeedEngine
+import FeedModel
+import FeedReplay
+import Foundation
+import Testing
+
+@testable import FeedLoad
+
+/// `feedsim report merge`: segments' reports added exactly, checked against an oracle built from
+/// every sample at once; reports of different runs refused.
+@Suite struct LoadReportMergeTests {
+    static func configuration(segment: LoadSegment?, seed: UInt64 = 3) -> LoadConfiguration {
+        var configuration = LoadConfiguration(
+            path: "feed.sqlite", feedName: "home", model: .closed(sessions: 6),
+            replay: ReplayOptions(controller: FeedController.Configuration(pageSize: 10, initialLoadPages: 1)),
+            timeScale: nil, workers: 2, seed: seed)
+        configuration.iterations = 30
+        configuration.segment = segment
+        return configuration
+    }
+
+    /// A latency drawn log-uniformly from 1 µs to about 1 s, nanoseconds: every bucket width.
+    static func draw(_ random: inout SplitMix64) -> UInt64 {
+        UInt64(1_000 * Foundation.pow(2, random.nextUnit() * 20))
+    }
+
+    /// The exact nearest-rank quantile of `samples` (sorted), the brute-force way.
+    static func nearestRank(_ sorted: [UInt64], _ q: Double) -> UInt64 {
+        let rank = max(1, Int((q * Double(sorted.count)).rounded(.up)))
+        return sorted[rank - 1]
+    }
+
+    static func roundTrip(_ report: LoadReport) throws -> LoadReport {
+        let decoder = JSONDecoder()
+        decoder.keyDecodingStrategy = .convertFromSnakeCase
+        return try decoder.decode(LoadReport.self, from: Data(try report.json().utf8))
+    }
+
+    /// Three segments' metrics with random latency samples (seeded), their reports through JSON,
+    /// and every sample per kind.
+    static func segments(seed: UInt64) throws -> (parts: [(name: String, report: LoadReport)], samples: [QueryKind: [UInt64]]) {
+        var random = SplitMix64(seed: seed)
+        var samples: [QueryKind: [UInt64]] = [:]
+        var parts: [(name: String, report: LoadReport)] = []
+        for index in 1...3 {
+            var metrics = LoadMetrics()
+            for kind in [QueryKind.newest, .after, .rows] {
+                for _ in 0..<(100 + Int(random.next() % 400)) {
+                    let value = draw(&random)
+                    metrics.record(kind, nanoseconds: value)
+                    samples[kind, default: []].append(value)
+                }
+            }
+            metrics.pages = 10 * index
+            metrics.rows = 100 * index
+            metrics.items = 10 * index
+            metrics.errors = ["SQLITE_BUSY": index]
+            metrics.recordReplay(blankMeanFraction: 0.25 * Double(index), timeToFirstContentMs: 40 * Double(index))
+            var counts = SessionCounts()
+            counts.started = index
+            counts.completed = index
+            let report = LoadReport(
+                configuration: configuration(segment: LoadSegment(index: index, count: 3)), counts: counts,
+                metrics: metrics, elapsed: .milliseconds(1_000 + 100 * index), stoppedEarly: false)
+            parts.append(("s\(index).json", try roundTrip(report)))
+        }
+        return (parts, samples)
+    }
+
+    @Test(arguments: [UInt64(1), 2, 3, 4, 5])
+    func mergedHistogramsEqualTheHistogramOfAllSamples(seed: UInt64) throws {
+        let (parts, samples) = try Self.segments(seed: seed)
+        var order = SplitMix64(seed: seed &+ 99)
+        let merged = try LoadReport.merge(parts.shuffled(using: &order))  // in any order
+        for (kind, values) in samples {
+            var oracle = LatencyHistogram()
+            for value in values { oracle.record(value) }
+            #expect(merged.histograms?[kind.rawValue] == oracle.buckets, "\(kind)")
+            let latency = try #require(merged.latency[kind.rawValue])
+            #expect(latency.count == UInt64(values.count))
+            let sorted = values.sorted()
+            // Each percentile from the merged buckets lies within the histogram's error of the exact one.
+            for (q, reported) in [(0.5, latency.p50), (0.9, latency.p90), (0.99, latency.p99), (0.999, latency.p999)] {
+                let exact = Double(Self.nearestRank(sorted, q)) / 1e6
+                #expect(abs(reported - exact) <= exact * LatencyHistogram.relativeError + 1e-4, "\(kind) p\(q)")
+            }
+            #expect(latency.max == LoadReport.round(Double(sorted.last!) / 1e6, 4))
+            #expect(abs(latency.mean - Double(values.reduce(0, +)) / Double(values.count) / 1e6) <= 1e-4)
+        }
+        // Counters summed: pages 10 + 20 + 30, rows 100 + 200 + 300, errors 1 + 2 + 3, sessions 1 + 2 + 3.
+        #expect(merged.pages == 60 && merged.rows == 600 && merged.items == 60)
+        #expect(merged.errors == ["SQLITE_BUSY": 6])
+        #expect(merged.sessions.started == 6 && merged.sessions.completed == 6)
+        // Elapsed: the longest segment's, 1.3 s; pages per second over it: 60 / 1.3 = 46.2.
+        #expect(abs(merged.elapsedSeconds - 1.3) < 1e-9 && merged.pagesPerSecond == 46.2)
+        // Blank: (0.25 + 0.5 + 0.75) / 3 replays = 0.5; time to first content 40, 80, 120 ms → p50 80 ms.
+        #expect(merged.replays.finished == 3 && merged.replays.blankMeanFraction == 0.5)
+        let ttfc = try #require(merged.replays.timeToFirstContent)
+        #expect(abs(ttfc.p50 - 80) <= 80 * LatencyHistogram.relativeError && ttfc.count == 3)
+        #expect(merged.settings.segment == nil && merged.settings.workers == 6 && merged.settings.iterations == 30)
+    }
+
+    @Test func reportsOfDifferentRunsAreRefusedNamingTheSetting() throws {
+        var (parts, _) = try Self.segments(seed: 1)
+        var other = parts[1].report
+        other.settings.seed = 4
+        parts[1].report = other
+        #expect {
+            try LoadReport.merge(parts)
+        } throws: { error in
+            "\(error)" == "s2.json: not the same run as s1.json: seed (3 vs 4) differs; refusing to merge"
+        }
+    }
+
+    @Test func aMissingARepeatedOrANonSegmentReportIsRefused() throws {
+        let (parts, _) = try Self.segments(seed: 2)
+        #expect { try LoadReport.merge(Array(parts.prefix(2))) } throws: {
+            "\($0)" == "missing segment(s) 3/3 of the run: merge all 3"
+        }
+        #expect { try LoadReport.merge(parts + [(name: "again.json", report: parts[0].report)]) } throws: {
+            "\($0)" == "again.json: segment 1/3 is also in s1.json"
+        }
+        var whole = parts[0].report
+        whole.settings.segment = nil
+        #expect { try LoadReport.merge([(name: "whole.json", report: whole)]) } throws: {
+            "\($0)" == "whole.json: not a segment of a run (run each part with --segment I/N)"
+        }
+        var cutInTwo = parts[2].report
+        cutInTwo.settings.segment = "2/2"
+        #expect { try LoadReport.merge([parts[0], (name: "two.json", report: cutInTwo)]) } throws: {
+            "\($0)" == "two.json: segment 2/2 is of a run cut into 2, s1.json's into 3: not the same run"
+        }
+        var noBuckets = parts[1].report
+        noBuckets.histograms = nil
+        #expect { try LoadReport.merge([parts[0], (name: "old.json", report: noBuckets), parts[2]]) } throws: {
+            "\($0)" == "old.json: the report carries no histograms (written by an older feedsim)"
+        }
+    }
+
+    @Test func histogramDataThatIsNoHistogramIsRefused() throws {
+        var histogram = LatencyHistogram()
+        for value: UInt64 in [5, 300, 301, 70_000] { histogram.record(value) }
+        let data = histogram.buckets
+        // 5 has a bucket of its own; 300 and 301 share [300, 302) (width 2); 70 000 lies in one of width 512.
+        #expect(data.buckets.count == 3 && data.count == 4 && data.min == 5 && data.max == 70_000)
+        #expect(try LatencyHistogram(buckets: data) == histogram)
+        var wrongCount = data
+        wrongCount.count = 5
+        #expect(throws: LatencyHistogram.BucketsError.self) { try LatencyHistogram(buckets: wrongCount) }
+        var unordered = data
+        unordered.buckets.reverse()
+        #expect(throws: LatencyHistogram.BucketsError.self) { try LatencyHistogram(buckets: unordered) }
+        var badMax = data
+        badMax.max = 6
+        #expect(throws: LatencyHistogram.BucketsError.self) { try LatencyHistogram(buckets: badMax) }
+    }
+}
+
+/// `--segment I/N` shares and `--iterations N` limits, by hand.
+@Suite struct LoadSegmentTests {
+    @Test func sharesOfACountAddUpAndFollowTheFloorFormula() {
+        // 8 sessions in 3: ⌊8/3⌋ − 0 = 2, ⌊16/3⌋ − 2 = 3, 8 − 5 = 3.
+        #expect((1...3).map { LoadSegment(index: $0, count: 3).share(of: 8) } == [2, 3, 3])
+        #expect((1...3).map { LoadSegment(index: $0, count: 3).firstOfShare(8) } == [0, 2, 5])
+        for total in 0...40 {
+            for count in 1...7 {
+                #expect((1...count).reduce(0) { $0 + LoadSegment(index: $1, count: count).share(of: total) } == total)
+            }
+        }
+    }
+
+    @Test func iterationsAreDealtOutLikeCards() {
+        // 10 sessions in 3: 0,3,6,9 / 1,4,7 / 2,5,8.
+        #expect((1...3).map { LoadSegment(index: $0, count: 3).sessions(ofIterations: 10) } == [4, 3, 3])
+        #expect((1...4).map { LoadSegment(index: $0, count: 4).sessions(ofIterations: 2) } == [1, 1, 0, 0])
+        for n in 0...30 {
+            for count in 1...6 {
+                for index in 1...count {
+                    let segment = LoadSegment(index: index, count: count)
+                    #expect(segment.sessions(ofIterations: n) == (0..<n).filter { segment.contains(session: $0) }.count)
+                }
+            }
+        }
+    }
+
+    @Test(arguments: ["1/3", "3/3", "1/1", "10000/10000"])
+    func validSegmentsParse(text: String) {
+        #expect(LoadSegment(parsing: text)?.description == text)
+    }
+
+    @Test(arguments: ["0/3", "4/3", "1/0", "3", "1/3/3", "a/3", "/3", "1/", "-1/3", "+1/3", "1/10001", " 1/3"])
+    func invalidSegmentsDoNotParse(text: String) {
+        #expect(LoadSegment(parsing: text) == nil)
+    }
+}

@@ -1,0 +1,109 @@
+import Foundation
+import Testing
+
+/// `feedsim load --iterations / --segment` and `feedsim report merge` as a user runs them: in
+/// processes of their own, reports through files.
+@Suite struct LoadSegmentProcessTests {
+    let directory: URL = {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("feedsim-segments-\(UUID().uuidString)")
+        try! FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }()
+
+    func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
+
+    static func json(_ path: String) throws -> [String: Any] {
+        try #require(try JSONSerialization.jsonObject(with: try Data(contentsOf: URL(fileURLWithPath: path))) as? [String: Any])
+    }
+
+    @Test func segmentsOfAnIterationsRunMergeIntoTheFullRunsCountsAndOtherRunsAreRefused() throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let process = FeedsimProcess(directory: directory)
+        let db = path("feed.sqlite")
+        #expect(try process.run(["seed", "--db", db, "--preset", "mixed", "--count", "1500"]).status == 0)
+        let load = ["load", "--db", db, "--iterations", "6", "--time-scale", "max", "--sessions", "3", "--trace-duration", "2"]
+        let full = try process.run(load + ["--report", path("full.json")])
+        #expect(full.status == 0, "\(full.stderr)")
+        for index in 1...2 {
+            let part = try process.run(load + ["--segment", "\(index)/2", "--report", path("s\(index).json")])
+            #expect(part.status == 0, "\(part.stderr)")
+        }
+        let merge = try process.run(["report", "merge", path("merged.json"), path("s1.json"), path("s2.json")])
+        #expect(merge.status == 0, "\(merge.stderr)")
+        #expect(merge.stdout.contains("sessions: 6 started, 6 completed"))
+        let merged = try Self.json(path("merged.json"))
+        let whole = try Self.json(path("full.json"))
+        for key in ["pages", "items", "rows", "frames"] {
+            #expect(merged[key] as? Int == whole[key] as? Int, "\(key)")
+        }
+        #expect((merged["sessions"] as? [String: Int])?["completed"] == 6)
+        #expect((merged["settings"] as? [String: Any])?["segment"] == nil)
+
+        // Another run's segment (another seed): one line naming the setting, exit 1, no file.
+        let other = try process.run(load + ["--segment", "2/2", "--seed", "9", "--report", path("other.json")])
+        #expect(other.status == 0)
+        let refused = try process.run(["report", "merge", path("bad.json"), path("s1.json"), path("other.json")])
+        #expect(refused.status == 1)
+        #expect(refused.stderrLines == [
+            "feedsim report merge: \(path("other.json")): not the same run as \(path("s1.json")): seed (1 vs 9) differs; "
+                + "refusing to merge"
+        ])
+        #expect(!FileManager.default.fileExists(atPath: path("bad.json")))
+        let missing = try process.run(["report", "merge", path("bad.json"), path("nope.json")])
+        #expect(missing.status == 1 && missing.stderrLines == ["feedsim report merge: \(path("nope.json")): no such file"])
+
+        let badSegment = try process.run(load + ["--segment", "3/2"])
+        #expect(badSegment.status == 64)
+        #expect(badSegment.stderrLines.first == "feedsim load: --segment: expected I/N with 1 <= I <= N <= 10000, got '3/2'")
+    }
+}
+
+extension PostgresCommandLineTests {
+    @Test func loadRunsSessionsAndWritersAndPutsTheFeedBackOnPostgreSQL() throws {
+        let (schema, uri) = try Self.freshSchema()
+        defer { Self.drop(schema) }
+        #expect(try feedsim(["seed", "--db", uri, "--preset", "mixed", "--count", "2000"]).status == 0)
+        let run = try feedsim([
+            "load", "--db", uri, "--duration", "1.5", "--sessions", "3", "--time-scale", "10", "--trace-duration", "6",
+            "--writers", "2", "--write-rate", "100", "--write-mix", "insert=2,update=1,delete=1", "--json",
+        ])
+        #expect(run.status == 0, "\(run.stderr)")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+        let consistency = try #require(report["consistency"] as? [String: Any])
+        #expect(consistency["duplicates"] as? Int == 0 && consistency["skips"] as? Int == 0)
+        #expect((report["inserted"] as? Int ?? 0) > 10 && (report["pages"] as? Int ?? 0) > 3)
+        let settings = try #require(report["settings"] as? [String: Any])
+        let name = try #require(settings["db"] as? String)
+        #expect(!name.contains("://") && name.contains("/"), "host:port/dbname, never the URI: \(name)")
+        // The writers removed their rows and put back what they changed: 2 000 items again.
+        let stats = try feedsim(["stats", "--db", uri, "--json"])
+        #expect(stats.stdout.contains("\"items\" : 2000"))
+
+        let counted = try feedsim(["load", "--db", uri, "--iterations", "4", "--time-scale", "max", "--trace-duration", "2", "--json"])
+        #expect(counted.status == 0, "\(counted.stderr)")
+        let sessions = (try JSONSerialization.jsonObject(with: Data(counted.stdout.utf8)) as? [String: Any])?["sessions"]
+        #expect((sessions as? [String: Int])?["completed"] == 4)
+        let unknownFeed = try feedsim(["load", "--db", uri, "--feed", "nope", "--duration", "1"])
+        #expect(unknownFeed.status == 1 && unknownFeed.stderr.contains("nope"))
+    }
+}
+
+extension PostgresCommandLineTests {
+    @Test func benchLoadSetsSessionsBesideARawLoopAndPgbenchOnTheSameDataOnPostgreSQL() throws {
+        let run = try feedsim([
+            "bench", "load", "--db", try #require(Self.server), "--count", "3000", "--threads", "1", "--seconds", "0.5",
+            "--rounds", "1", "--pages-per-session", "10", "--json",
+        ])
+        #expect(run.status == 0, "\(run.stderr)")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+        func side(_ key: String) -> [String: Any] { report[key] as? [String: Any] ?? [:] }
+        #expect((side("sessions")["pages"] as? Int ?? 0) > 0 && (side("raw")["pages"] as? Int ?? 0) > 0)
+        // Pages of 20 and rows in statements of 20: every page brings 20 rows on both sides.
+        #expect(side("sessions")["rows"] as? Int == 20 * (side("sessions")["pages"] as? Int ?? -1))
+        #expect(side("raw")["rows"] as? Int == 20 * (side("raw")["pages"] as? Int ?? -1))
+        #expect(report["consistencyViolations"] as? Int == 0)
+        // pgbench ran (Debian's postgresql ships it) and answered transactions.
+        #expect((report["pgbenchTPS"] as? Double ?? 0) > 0 && (report["pgbenchPageStatementTPS"] as? Double ?? 0) > 0)
+        #expect(report["clients"] as? Int == 1 && report["items"] as? Int == 3_000)
+    }
+}
