@@ -54,6 +54,12 @@ public struct LoadReport: Codable, Sendable {
         /// The writers' `--write-mix` (`insert=1,update=0,delete=0` by default).
         public var writeMix: String
         public var seed: UInt64
+        /// The ramp (`30s:10,60s:50,30s:0`, arrivals with `/s`), `nil` for a constant load.
+        public var stages: String?
+        /// The client-side latency model added to each replay session's answers (`--latency`).
+        public var latency: String
+        /// Whether the run stops at the first threshold breach (`--abort-on-fail`).
+        public var abortOnFail: Bool
     }
 
     public var settings: Settings
@@ -97,6 +103,15 @@ public struct LoadReport: Codable, Sendable {
     /// One entry per wall second of the run (the last one shorter): throughput, latency per
     /// query kind, sessions, errors, blank area and time to first content over time.
     public var timeline: [LoadSecond] = []
+    /// Open-model arrivals that found every slot busy (k6's `dropped_iterations`; also `sessions.dropped`).
+    public var droppedIterations: Int
+    /// Each `--threshold` checked against the whole run, in the order given.
+    public var thresholds: [ThresholdResult]
+    /// Set when `--abort-on-fail` stopped the run: the threshold breached and when.
+    public var aborted: ThresholdAbort?
+    /// Per stage of a ramped load (one entry, `all`, without stages): pages/s, p99, blank area and
+    /// time to first content (``LoadStageReport``).
+    public var stages: [LoadStageReport] = []
 
     public struct Replays: Codable, Hashable, Sendable {
         public var finished: Int
@@ -117,13 +132,20 @@ public struct LoadReport: Codable, Sendable {
             db: configuration.path, feed: configuration.feedName, model: model, sessions: sessions, arrivalRate: rate,
             timeScale: configuration.timeScale.map { Self.fixed($0, 3) } ?? "max", pagination: configuration.pagination,
             pageSize: configuration.pageSize, traces: configuration.traces.names, layout: configuration.layout.summary,
-            durationSeconds: configuration.durationSeconds, workers: configuration.workers,
+            durationSeconds: configuration.runSeconds, workers: configuration.workers,
             writers: configuration.writers, writeRate: configuration.writers > 0 ? configuration.writeRate : 0,
-            writeBatch: configuration.writeBatch, writeMix: configuration.writeMix.description, seed: configuration.seed)
+            writeBatch: configuration.writeBatch, writeMix: configuration.writeMix.description, seed: configuration.seed,
+            stages: configuration.stages.map { ramp in
+                if case .open = configuration.model { ramp.description(perSecond: true) } else { ramp.description(perSecond: false) }
+            },
+            latency: configuration.latency.description, abortOnFail: configuration.abortOnFail)
         let seconds = elapsed.seconds
         elapsedSeconds = seconds
         self.stoppedEarly = stoppedEarly
         self.sessions = counts
+        droppedIterations = counts.dropped
+        let inputs = ThresholdInputs(metrics: metrics, droppedIterations: counts.dropped, elapsedSeconds: seconds)
+        thresholds = configuration.thresholds.map { $0.evaluate(inputs) }
         pages = metrics.pages
         pagesPerSecond = Self.round(seconds > 0 ? Double(metrics.pages) / seconds : 0, 1)
         items = metrics.items
@@ -171,6 +193,9 @@ public struct LoadReport: Codable, Sendable {
         let dirty = consistency.duplicates > 0 || consistency.skips > 0 || !consistency.replayViolations.isEmpty
         return (settings.pagination == .keyset && dirty) || sessions.failed > 0
     }
+
+    /// Whether every threshold held (true without thresholds); `false` exits 99.
+    public var thresholdsPassed: Bool { thresholds.allSatisfy(\.passed) }
 
     /// JSON with sorted, snake_case keys (as `feedsim replay --json`), pretty printed.
     public func json() throws -> String {

@@ -22,6 +22,8 @@ public final class SessionScheduler: Sendable {
     public let workers: Int
     /// Wall-clock limit of the run.
     public let duration: Duration
+    /// The ramp of sessions (closed model) or arrivals per second (open model); `nil` for a constant load.
+    public let stages: LoadStages?
     private let factory: Factory
     private let stop: StopSignal
     private let clock = ContinuousClock()
@@ -32,10 +34,15 @@ public final class SessionScheduler: Sendable {
     /// - Parameters:
     ///   - workers: threads; defaults to `ProcessInfo.activeProcessorCount`.
     ///   - stop: set it (or SIGINT via ``StopSignal/installInterruptHandler()``) to end early.
+    ///   - stages: a ramp (``LoadStages``). Closed model: the sessions running follow
+    ///     ``LoadStages/sessions(atSeconds:)``; when the target falls, the sessions above it are
+    ///     ended at their next step (counted as interrupted; k6's `ramping-vus` with a
+    ///     `gracefulRampDown` of 0). Open model: arrivals come at ``LoadStages/arrivalTime(_:)``,
+    ///     at most `slots` at once, the rest dropped (k6's `dropped_iterations`).
     /// - Precondition: sessions/slots ≥ 1, rate > 0, workers ≥ 1.
     public init(
         model: ArrivalModel, workers: Int = ProcessInfo.processInfo.activeProcessorCount, duration: Duration,
-        stop: StopSignal, factory: @escaping Factory
+        stop: StopSignal, stages: LoadStages? = nil, factory: @escaping Factory
     ) {
         switch model {
         case .closed(let sessions): precondition(sessions >= 1, "at least one session")
@@ -45,6 +52,7 @@ public final class SessionScheduler: Sendable {
         self.model = model
         self.workers = workers
         self.duration = duration
+        self.stages = stages
         self.stop = stop
         self.factory = factory
         self.state = Mutex(SchedulerState())
@@ -58,7 +66,7 @@ public final class SessionScheduler: Sendable {
     /// - Returns: counts of sessions and the metrics merged across workers.
     public func run() -> SchedulerResult {
         let start = clock.now
-        state.withLock { $0.start(model: model, at: start, deadline: start.advanced(by: duration)) }
+        state.withLock { $0.start(model: model, at: start, deadline: start.advanced(by: duration), stages: stages) }
         let group = DispatchGroup()
         var failure: String?
         for worker in 0..<workers {
@@ -127,6 +135,8 @@ public final class SessionScheduler: Sendable {
                 run(box, on: worker)
             case .abandon(let box):
                 end(box, interrupted: true, error: nil, on: worker)
+            case .retire(let box):
+                end(box, interrupted: true, error: nil, on: worker, retired: true)
             }
         }
     }
@@ -155,7 +165,7 @@ public final class SessionScheduler: Sendable {
         }
     }
 
-    private func end(_ box: SessionBox, interrupted: Bool, error: (any Error)?, on worker: Int) {
+    private func end(_ box: SessionBox, interrupted: Bool, error: (any Error)?, on worker: Int, retired: Bool = false) {
         var failed = error != nil
         workerMetrics[worker].metrics.withLock { metrics in
             do {
@@ -171,7 +181,9 @@ public final class SessionScheduler: Sendable {
                         error: String(describing: error)))
             }
         }
-        state.withLock { $0.ended(failed: failed, interrupted: interrupted && error == nil, now: clock.now) }
+        state.withLock {
+            $0.ended(failed: failed, interrupted: interrupted && error == nil, retired: retired, now: clock.now)
+        }
     }
 }
 
