@@ -38,7 +38,8 @@ public struct ThresholdResult: Codable, Hashable, Sendable {
         return "\(passed ? "✓" : "✗") \(expression)  \(measured)"
     }
 
-    static func format(_ value: Double, unit: String) -> String {
+    /// A measured value or limit in `unit`, for a summary line (`0.412 ms`, `0.0123`, `12`, `3.50/s`).
+    public static func format(_ value: Double, unit: String) -> String {
         switch unit {
         case "ms": return LoadReport.fixed(value, 3) + " ms"
         case "fraction": return LoadReport.fixed(value, 4)
