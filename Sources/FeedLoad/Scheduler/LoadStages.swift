@@ -193,16 +193,16 @@ extension LoadStages {
                 throw fail("'\(pieces[0])' is not a duration (30s, 1m, 1m30s, 500ms, 1h)")
             }
             var targetText = String(pieces[1])
-            var scale = 1.0
+            var divisor = 1.0
             if perSecond {
-                for (suffix, factor) in [("/s", 1.0), ("/m", 1.0 / 60), ("/h", 1.0 / 3600)] where targetText.hasSuffix(suffix) {
+                for (suffix, seconds) in [("/s", 1.0), ("/m", 60.0), ("/h", 3600.0)] where targetText.hasSuffix(suffix) {
                     targetText.removeLast(suffix.count)
-                    scale = factor
+                    divisor = seconds
                 }
                 guard let rate = Double(targetText), rate.isFinite, rate >= 0 else {
                     throw fail("'\(pieces[1])' is not a rate (5, 5/s, 120/m)")
                 }
-                stages.append(LoadStage(durationSeconds: seconds, target: rate * scale))
+                stages.append(LoadStage(durationSeconds: seconds, target: rate / divisor))
             } else {
                 guard let sessions = Int(targetText), sessions >= 0 else {
                     throw fail("'\(pieces[1])' is not a whole number of sessions")

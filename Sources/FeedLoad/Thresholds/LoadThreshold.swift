@@ -219,10 +219,14 @@ extension LoadThreshold {
         var threshold = LoadThreshold(expression: expression, metric: metric, aggregate: aggregate, op: op, limit: 0)
         let takesTime = threshold.unit == "ms"
         let takesPercent = threshold.unit == "fraction"
-        let units: [(String, Double)] = [("ms", 1), ("us", 1e-3), ("µs", 1e-3), ("s", 1000), ("%", 0.01)]
+        // (suffix, multiplier, divisor): a division by 100 or 1000 is exact where × 0.01 is not
+        // (10.5 × 0.01 ≠ 0.105 in binary floating point, 10.5 / 100 is).
+        let units: [(String, Double, Double)] = [
+            ("ms", 1, 1), ("us", 1, 1000), ("µs", 1, 1000), ("s", 1000, 1), ("%", 1, 100),
+        ]
         var number = right
-        var scale = 1.0
-        if let (suffix, factor) = units.first(where: { right.hasSuffix($0.0) }) {
+        var (multiplier, divisor) = (1.0, 1.0)
+        if let (suffix, times, over) = units.first(where: { right.hasSuffix($0.0) }) {
             switch suffix {
             case "%":
                 guard takesPercent else { throw fail("'%' applies to fractions (blank, errors.rate), not \(left)") }
@@ -233,12 +237,12 @@ extension LoadThreshold {
             }
             number.removeLast(suffix.count)
             number = number.trimmingCharacters(in: .whitespaces)
-            scale = factor
+            (multiplier, divisor) = (times, over)
         }
         guard number.allSatisfy({ $0.isNumber || "+-.eE".contains($0) }), let value = Double(number), value.isFinite else {
             throw fail("'\(right)' is not a number\(takesTime ? " (with ms, s or us)" : "")")
         }
-        threshold.limit = value * scale
+        threshold.limit = value * multiplier / divisor
         return threshold
     }
 

@@ -179,11 +179,9 @@ enum LoadCommandSupport {
         configuration.stages = stages
         configuration.thresholds = thresholds
         configuration.abortOnFail = arguments.flag("--abort-on-fail")
-        if let text = arguments.value("--latency") {
-            do { configuration.latency = try LatencyModel.parse(text) } catch {
-                throw UsageError("\(error)", showsUsage: false)
-            }
-        }
+        // `--latency` is read with the replay's options (a malformed model is exit 1, as in `replay`);
+        // a load's default is none: the measured query time only.
+        if arguments.value("--latency") != nil { configuration.latency = replay.latency }
         return configuration
     }
 
