@@ -30,6 +30,9 @@ public final class SessionScheduler: Sendable {
     private let state: Mutex<SchedulerState>
     /// One metrics box per worker: only that worker and ``snapshot()`` lock it.
     private let workerMetrics: [MetricsBox]
+    /// The run's end, set when it starts: a turn of steps stops there too (a session running
+    /// behind its pacing on a busy machine asks for no wait, and would otherwise run on past it).
+    private let deadline = Mutex<ContinuousClock.Instant?>(nil)
 
     /// - Parameters:
     ///   - workers: threads; defaults to `ProcessInfo.activeProcessorCount`.
@@ -66,6 +69,7 @@ public final class SessionScheduler: Sendable {
     /// - Returns: counts of sessions and the metrics merged across workers.
     public func run() -> SchedulerResult {
         let start = clock.now
+        deadline.withLock { $0 = start.advanced(by: duration) }
         state.withLock { $0.start(model: model, at: start, deadline: start.advanced(by: duration), stages: stages) }
         let group = DispatchGroup()
         var failure: String?
@@ -145,10 +149,11 @@ public final class SessionScheduler: Sendable {
         do {
             // A session that asks to go on at once (no think time) keeps its worker for up to
             // `stepsPerTurn` steps, so the shared queue's lock is taken once per turn, not per step.
+            let runEnd = deadline.withLock { $0 } ?? clock.now
             let next = try workerMetrics[worker].metrics.withLock { metrics in
                 var next = try box.session.step(&metrics)
                 var steps = 1
-                while next == .zero && steps < Self.stepsPerTurn && !stop.isSet {
+                while next == .zero && steps < Self.stepsPerTurn && !stop.isSet && clock.now < runEnd {
                     next = try box.session.step(&metrics)
                     steps += 1
                 }

@@ -41,7 +41,8 @@ public struct ThresholdResult: Codable, Hashable, Sendable {
     /// A measured value or limit in `unit`, for a summary line (`0.412 ms`, `0.0123`, `12`, `3.50/s`).
     public static func format(_ value: Double, unit: String) -> String {
         switch unit {
-        case "ms": return LoadReport.fixed(value, 3) + " ms"
+        // Rounded to 0.1 µs first, as the report's latency table, so both print the same digits.
+        case "ms": return LoadReport.fixed(LoadReport.round(value, 4), 3) + " ms"
         case "fraction": return LoadReport.fixed(value, 4)
         case "per_second": return LoadReport.fixed(value, 2) + "/s"
         default: return value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : LoadReport.fixed(value, 3)
