@@ -62,6 +62,18 @@ import Testing
         #expect(second.timeToFirstContentP95Ms.map { abs($0 - 900) <= 900 / 256 } == true)
     }
 
+    @Test func aFullyBlankSessionGivesABlankP95OfExactlyOne() {
+        // Before: one replay at 0.5; after: another at 1.0 (never showed content). The difference of
+        // the histograms bounds the top by its bucket, [999 424, 1 003 520) ppm: capped at 1.
+        let samples = [
+            snapshot(0, started: 1, completed: 0, dropped: 0, pages: 0, afterMs: [], blank: [0.5], ttfcMs: [100]),
+            snapshot(1, started: 2, completed: 2, dropped: 0, pages: 0, afterMs: [], blank: [0.5, 1.0], ttfcMs: [100, 100]),
+        ]
+        let report = LoadStageReport.stages(samples: samples, stages: nil, perSecond: false)
+        #expect(report[0].blankP95Fraction == 1)
+        #expect(report[0].blankMeanFraction == 1)
+    }
+
     @Test func aRunWithoutStagesHasOneStageForTheWholeRun() {
         let samples = [
             snapshot(0, started: 0, completed: 0, dropped: 0, pages: 0, afterMs: [], blank: [], ttfcMs: []),

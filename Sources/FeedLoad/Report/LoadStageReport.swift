@@ -100,8 +100,9 @@ public struct LoadStageReport: Codable, Hashable, Sendable {
             replaysFinished > 0
             ? LoadReport.round((after.blankMeanSum - before.blankMeanSum) / Double(replaysFinished), 6) : nil
         let blank = after.blankFraction.subtracting(before.blankFraction)
+        // A difference of histograms knows its top only to the bucket's upper bound: cap at 1.
         blankP95Fraction = blank.value(atQuantile: 0.95).map {
-            LoadReport.round(Double($0) / LoadMetrics.blankFractionScale, 6)
+            LoadReport.round(min(Double($0) / LoadMetrics.blankFractionScale, 1), 6)
         }
         let ttfc = after.timeToFirstContent.subtracting(before.timeToFirstContent)
         timeToFirstContentP50Ms = ttfc.value(atQuantile: 0.5).map { LoadReport.round(Double($0) / 1e6, 3) }
