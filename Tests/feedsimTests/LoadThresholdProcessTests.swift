@@ -31,13 +31,15 @@ struct LoadThresholdProcessTests {
         (["--abort-on-fail"], "--abort-on-fail needs at least one --threshold"),
         (["--stages", "30:10"], "--stages stage 1 of '30:10': '30' is not a duration"),
         (["--stages", "1s:2", "--duration", "3"], "--stages: the stages set the run's length; drop --duration"),
+        (["--stages", "1s:2", "--sessions", "3"], "--stages: the stages' targets are the sessions; drop --sessions"),
         (["--stages", "1s:2", "--arrival-rate", "5"], "--stages ramps sessions (closed model), --arrival-rate arrivals"),
         (["--arrival-rate", "1s:fast"], "--arrival-rate stage 1 of '1s:fast': 'fast' is not a rate"),
         (["--arrival-rate", "0"], "--arrival-rate: expected a number in 0.001...1000000 or a ramp"),
     ])
     func aBadThresholdOrRampIsOneLineAndExit64BeforeAnyWork(extra: [String], message: String) throws {
         let db = try seeded()
-        let outcome = try feedsim.run(["load", "--db", db, "--sessions", "1", "--time-scale", "max"] + extra)
+        let base = ["load", "--db", db, "--time-scale", "max"] + (extra.contains("--stages") ? [] : ["--sessions", "1"])
+        let outcome = try feedsim.run(base + extra)
         #expect(outcome.status == 64, "\(outcome.stderr)")
         #expect(outcome.stderrLines.count == 1, "\(outcome.stderr)")
         #expect(outcome.stderr.hasPrefix("feedsim load: " + message) || outcome.stderr.contains(message), "\(outcome.stderr)")

@@ -218,6 +218,9 @@ enum LoadCommandSupport {
             }
         }
         if let stagesText {
+            if arguments.value("--sessions") != nil {
+                throw UsageError("--stages: the stages' targets are the sessions; drop --sessions", showsUsage: false)
+            }
             let stages = try ramp("--stages", stagesText, perSecond: false)
             guard stages.peak <= Double(LoadConfiguration.maxSessions) else {
                 throw UsageError("--stages: a target must be at most \(LoadConfiguration.maxSessions) sessions", showsUsage: false)
