@@ -9,7 +9,7 @@ import Foundation
 let loadCommand = Command(
     name: "load",
     summary: "Load-test pagination: many replay sessions on real threads against one store, with writers.",
-    usage: "load --db PATH [--sessions N [--stages RAMP] | --arrival-rate R|RAMP --sessions SLOTS] [--duration S] [--time-scale K|max] "
+    usage: "load --db PATH [--sessions N | --stages RAMP | --arrival-rate R|RAMP --sessions SLOTS] [--duration S] [--time-scale K|max] "
         + "[--threshold EXPR ... [--abort-on-fail]] [--latency MODEL] "
         + "[--trace FILE ... | --model M,... --trace-duration S] [--writers W --write-rate R] "
         + "[--pagination keyset|offset] [layout and replay options] [--json] [--report FILE] [--html FILE]",
