@@ -110,16 +110,17 @@ public struct LoadStageReport: Codable, Hashable, Sendable {
     }
 
     /// One entry per stage that began before the run ended (or `all` without stages), from the
-    /// snapshots of a run: a stage runs from the first snapshot taken at or after its planned start
-    /// to the first at or after its end (the last snapshot when the run ended before it).
+    /// snapshots of a run: a stage runs from the snapshot nearest its planned start to the one
+    /// nearest its end (the last snapshot when the run ended before it).
     static func stages(
         samples: [TimelineSampler.Sample], stages: LoadStages?, perSecond: Bool
     ) -> [LoadStageReport] {
         guard let first = samples.first, let last = samples.last else { return [] }
         guard let stages else { return [LoadStageReport(from: first, to: last, stages: nil, stage: nil, perSecond: perSecond)] }
-        // A snapshot is taken right after a boundary: allow it a millisecond early (rounding).
+        // The snapshot taken at a boundary: the one nearest to it (the sampler's clock starts a moment
+        // before the scheduler's, so it may read a few milliseconds short of the boundary).
         func sample(at seconds: Double) -> TimelineSampler.Sample {
-            samples.first { $0.0.elapsed.seconds >= seconds - 1e-3 } ?? last
+            samples.min { abs($0.0.elapsed.seconds - seconds) < abs($1.0.elapsed.seconds - seconds) } ?? last
         }
         let ended = last.0.elapsed.seconds
         var out: [LoadStageReport] = []
