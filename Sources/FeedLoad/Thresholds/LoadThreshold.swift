@@ -43,7 +43,8 @@ public struct LoadThreshold: Hashable, Sendable, CustomStringConvertible {
         }
 
         /// Every metric, in the order `--help` lists them.
-        public static let all: [Metric] = QueryKind.allCases.map { .query($0) } + [.pages, .ttfc, .blank, .errors, .consistency, .droppedIterations]
+        public static let all: [Metric] =
+            QueryKind.allCases.map { .query($0) } + [.pages, .ttfc, .blank, .errors, .consistency, .droppedIterations]
 
         /// Whether its values are times (milliseconds), which take `ms`, `s`, `us`.
         var isTime: Bool {
@@ -208,8 +209,9 @@ extension LoadThreshold {
             aggregate = parsed
         } else {
             guard let defaultAggregate = metric.defaultAggregate else {
+                let example = metric.aggregateNames.first { $0 != "p(N)" } ?? "count"
                 throw fail(
-                    "\(metric.name) needs an aggregate, e.g. \(metric.name).\(metric.aggregateNames.first { $0 != "p(N)" } ?? "count") "
+                    "\(metric.name) needs an aggregate, e.g. \(metric.name).\(example) "
                         + "(\(metric.aggregateNames.joined(separator: ", ")))")
             }
             aggregate = defaultAggregate
@@ -232,7 +234,13 @@ extension LoadThreshold {
                 guard takesPercent else { throw fail("'%' applies to fractions (blank, errors.rate), not \(left)") }
             default:
                 guard takesTime else {
-                    throw fail("'\(suffix)' is a time unit; \(left) is \(threshold.unit == "count" ? "a count" : threshold.unit == "per_second" ? "a rate per second" : "a fraction")")
+                    let what =
+                        switch threshold.unit {
+                        case "count": "a count"
+                        case "per_second": "a rate per second"
+                        default: "a fraction"
+                        }
+                    throw fail("'\(suffix)' is a time unit; \(left) is \(what)")
                 }
             }
             number.removeLast(suffix.count)
