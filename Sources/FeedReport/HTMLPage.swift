@@ -73,6 +73,7 @@ enum HTMLPage {
         .span{fill:#1f77b4;opacity:.75}.span.retry{fill:#ff7f0e}.span.failed{fill:#d62728}.span.rows{fill:#2ca02c}
         .hitch{fill:#d62728}.failmark{stroke:#d62728;stroke-width:2}
         .cursor{stroke:#000;stroke-width:1;opacity:.5}
+        .stage-boundary{stroke:#9467bd;stroke-width:1;stroke-dasharray:2 2}
         .legend span{margin-right:14px;white-space:nowrap}.legend i{display:inline-block;width:12px;height:3px;margin-right:4px;vertical-align:middle}
         .cell{stroke:#555;stroke-width:.5}.cell.shown{fill:#9fd3a8}.cell.placeholder{fill:#e5e5ea}
         .cell.recycled{stroke:#8c564b;stroke-width:1.5;stroke-dasharray:3 2}

@@ -3,8 +3,9 @@ import Foundation
 
 /// `feedsim load --html`: one self-contained page for a load run — the summary table, then over
 /// the run's wall time: throughput, p50 / p99 per query kind, sessions, errors, and the replays'
-/// blank area and time to first content; and those two per stage (one stage, `all`, while a load
-/// has no stages; a stage's name in the timeline becomes a row of its own).
+/// blank area and time to first content; and per stage (``LoadStageReport``: one stage, `all`,
+/// while a load has no stages) pages/s, page p99, blank area and time to first content, with the
+/// stage boundaries drawn on every time plot; the thresholds with their measured values.
 ///
 /// Same report ⇒ same bytes.
 public enum LoadHTMLReport {
@@ -24,6 +25,9 @@ public enum LoadHTMLReport {
             header: ["setting", "value"], rows: metrics.settings.sorted { $0.key < $1.key }.map { [$0.key, $0.value] },
             id: "settings")
         body += "</details>\n"
+        if !report.thresholds.isEmpty {
+            body += "<h2>Thresholds</h2>\n" + thresholdTable(report)
+        }
         body += plots(report).map { $0.render() }.joined()
         body += "<h2>Per stage</h2>\n" + stageTable(report)
         return HTMLPage.document(title: title, body: body)
@@ -66,30 +70,49 @@ public enum LoadHTMLReport {
             tMax: tMax, yLabel: "ms")
         let withTTFC = timeline.filter { $0.timeToFirstContentP50Ms != nil }
         ttfc.addSeries("ttfc-p50", label: "p50", points: withTTFC.map { (at($0), $0.timeToFirstContentP50Ms!) })
-        return plots + [sessions, errors, blank, ttfc]
+        plots += [sessions, errors, blank, ttfc]
+        // Stage boundaries (the planned ends of all but the last stage) on every plot.
+        let boundaries = report.stages.dropLast().compactMap { stage in stage.plannedEndS.map { ($0, stage.name) } }
+        for index in plots.indices {
+            for (end, name) in boundaries {
+                plots[index].addVerticalLine(t: end * 1000, cls: "stage-boundary", label: "end of stage \(name)")
+            }
+        }
+        return plots
     }
 
-    /// Blank area and time to first content per stage, in order of first appearance.
-    static func stageTable(_ report: LoadReport) -> String {
-        var order: [String] = []
-        var finished: [String: Int] = [:]
-        var blankSum: [String: Double] = [:]
-        var pages: [String: Double] = [:]
-        for s in report.timeline {
-            let stage = s.stage ?? "all"
-            if finished[stage] == nil { order.append(stage) }
-            finished[stage, default: 0] += s.replaysFinished
-            blankSum[stage, default: 0] += (s.blankMeanFraction ?? 0) * Double(s.replaysFinished)
-            pages[stage, default: 0] += s.pagesPerSecond * (s.endS - s.startS)
+    /// Each threshold, ✓ or ✗, with its measured value; a run stopped by `--abort-on-fail` says so.
+    static func thresholdTable(_ report: LoadReport) -> String {
+        var html = ""
+        if let aborted = report.aborted {
+            html += "<p class=\"note\">Aborted (--abort-on-fail): \(HTMLPage.escape(aborted.threshold)) breached at "
+            html += "\(num(aborted.atS, 1)) s.</p>\n"
         }
-        let rows = order.map { stage -> [String] in
-            let n = finished[stage] ?? 0
-            let blank = n > 0 ? ReportMetrics.format(blankSum[stage]! / Double(n), unit: "%") : "—"
-            let ttfc = stage == "all" ? report.replays.timeToFirstContent.map { num($0.p50) + " ms" } ?? "—" : "—"
-            return [stage, String(n), blank, ttfc, num(pages[stage] ?? 0, 0)]
+        let rows = report.thresholds.map { result -> [String] in
+            [
+                result.passed ? "✓" : "✗", result.expression,
+                result.value.map { ThresholdResult.format($0, unit: result.unit) } ?? "no samples",
+            ]
+        }
+        return html + HTMLPage.table(header: ["", "threshold", "measured"], rows: rows, id: "thresholds")
+    }
+
+    /// Per stage: sessions, dropped arrivals, pages/s, page p99, blank area and time to first content.
+    static func stageTable(_ report: LoadReport) -> String {
+        func cell(_ value: Double?, _ format: (Double) -> String) -> String { value.map(format) ?? "—" }
+        let rows = report.stages.map { s -> [String] in
+            [
+                s.name, "\(num(s.startS, 1))–\(num(s.endS, 1)) s", String(s.sessionsStarted), String(s.droppedIterations),
+                num(s.pagesPerSecond, 1), cell(s.pageP99Ms) { num($0, 3) + " ms" }, String(s.replaysFinished),
+                cell(s.blankMeanFraction) { ReportMetrics.format($0, unit: "%") },
+                cell(s.blankP95Fraction) { ReportMetrics.format($0, unit: "%") },
+                cell(s.timeToFirstContentP50Ms) { num($0) + " ms" }, cell(s.timeToFirstContentP95Ms) { num($0) + " ms" },
+            ]
         }
         return HTMLPage.table(
-            header: ["stage", "replays finished", "blank (mean)", "time to first content (p50)", "pages"], rows: rows,
-            id: "stages")
+            header: [
+                "stage", "wall time", "sessions started", "dropped", "pages/s", "page p99", "replays finished",
+                "blank (mean)", "blank (p95)", "time to first content (p50)", "(p95)",
+            ], rows: rows, id: "stages")
     }
 }

@@ -26,6 +26,7 @@ struct TimePlot {
     private var spans: [(lane: Int, t0: Double, t1: Double, cls: String, title: String)] = []
     private var markers: [(t: Double, y: Double, cls: String, title: String)] = []
     private var hlines: [(y: Double, cls: String, label: String)] = []
+    private var vlines: [(t: Double, cls: String, label: String)] = []
 
     init(id: String, title: String, tMax: Double, yLabel: String, yRange: ClosedRange<Double>? = nil) {
         self.id = id
@@ -51,6 +52,11 @@ struct TimePlot {
 
     mutating func addHorizontalLine(y: Double, cls: String, label: String) {
         hlines.append((y, cls, label))
+    }
+
+    /// A vertical line at `t` ms across the plot (a load's stage boundary), with a label as its tooltip.
+    mutating func addVerticalLine(t: Double, cls: String, label: String) {
+        vlines.append((t, cls, label))
     }
 
     private var plotWidth: Double { Self.width - Self.left - Self.right }
@@ -129,6 +135,10 @@ struct TimePlot {
         for h in hlines {
             svg +=
                 "<line class=\"\(h.cls)\" x1=\"\(num(Self.left))\" y1=\"\(num(y(h.y)))\" x2=\"\(num(Self.width - Self.right))\" y2=\"\(num(y(h.y)))\"><title>\(HTMLPage.escape(h.label))</title></line>\n"
+        }
+        for v in vlines {
+            svg +=
+                "<line class=\"\(v.cls)\" data-t=\"\(num(v.t))\" x1=\"\(num(x(v.t), 2))\" y1=\"\(num(Self.top))\" x2=\"\(num(x(v.t), 2))\" y2=\"\(num(bottomY))\"><title>\(HTMLPage.escape(v.label))</title></line>\n"
         }
         for (i, s) in series.enumerated() {
             let pts = s.points.map { "\(num(x($0.0), 2)),\(num(y($0.1), 2))" }.joined(separator: " ")

@@ -371,6 +371,23 @@ def run_checks(binary, work, images):
             want = sum(1 for s in load["timeline"] if s["latency"].get(kind))
             check(got == {"p50": want, "p99": want}, "latency of %s: p50 and p99 over %d seconds (%s)" % (kind, want, got))
         screenshot(load_html, os.path.join(images, "load-report.png"), "", "1000,1600")
+        print("load report with stages and a threshold")
+        staged_html = os.path.join(work, "load-stages.html")
+        feedsim(binary, "load", "--db", db, "--stages", "1s:2,1s:2", "--time-scale", "10", "--trace", trace,
+                "--threshold", "consistency==0", "--html", staged_html)
+        dom, console = open_page(staged_html)
+        check(console == [], "no console messages %s" % console)
+        plots = re.findall(r'<svg class="plot" id="([\w-]+)".*?</svg>', dom, re.S)
+        boundaries = [len(re.findall(r'<line class="stage-boundary"', svg))
+                      for svg in re.findall(r'<svg class="plot".*?</svg>', dom, re.S)]
+        check(len(plots) > 0 and boundaries == [1] * len(plots),
+              "the stage boundary (1 s) is drawn on each of the %d plots (%s)" % (len(plots), boundaries))
+        stages = re.search(r'<table id="stages">.*?</table>', dom, re.S)
+        rows = re.findall(r'<tr><td>(\d: [^<]*)</td>', stages.group(0)) if stages else []
+        check(rows == ["1: 0→2", "2: 2→2"], "the per-stage table has both stages (%s)" % rows)
+        thresholds = re.search(r'<table id="thresholds">.*?</table>', dom, re.S)
+        check(thresholds is not None and "✓</td><td>consistency==0" in thresholds.group(0),
+              "the thresholds table marks consistency==0 as held")
     else:
         check(False, "feedsim load has --html")
 

@@ -88,6 +88,11 @@ public struct LoadMetrics: Sendable {
     public var blankMeanSum = 0.0
     /// Time to first content of the finished replays that showed content, nanoseconds of virtual time.
     public var timeToFirstContent = LatencyHistogram()
+    /// The finished replays' mean blank fractions, in parts per million (``blankFractionScale``),
+    /// for percentiles over sessions (`--threshold blank.p95<0.05`).
+    public var blankFraction = LatencyHistogram()
+    /// Parts per million: a blank fraction `f` is recorded as `f × 1e6`.
+    public static let blankFractionScale = 1e6
 
     public init() {}
 
@@ -95,6 +100,7 @@ public struct LoadMetrics: Sendable {
     public mutating func recordReplay(blankMeanFraction: Double, timeToFirstContentMs: Double?) {
         replaysFinished += 1
         blankMeanSum += blankMeanFraction
+        blankFraction.record(UInt64((min(max(blankMeanFraction, 0), 1) * Self.blankFractionScale).rounded()))
         if let ms = timeToFirstContentMs { timeToFirstContent.record(UInt64(max(0, ms) * 1e6)) }
     }
 
@@ -146,6 +152,7 @@ public struct LoadMetrics: Sendable {
         replaysFinished += other.replaysFinished
         blankMeanSum += other.blankMeanSum
         timeToFirstContent.merge(other.timeToFirstContent)
+        blankFraction.merge(other.blankFraction)
     }
 
     /// Total time of the page and row queries, nanoseconds (sum of their histograms).

@@ -40,6 +40,9 @@ extension LoadReport {
                 throw LoadReportMergeError(
                     "\(name): not the same run as \(firstName): \(difference) differs; refusing to merge")
             }
+            if report.thresholds.map(\.expression) != first.thresholds.map(\.expression) {
+                throw LoadReportMergeError("\(name): not the same run as \(firstName): thresholds differs; refusing to merge")
+            }
             guard report.histograms != nil, report.timeline.allSatisfy({ $0.histograms != nil }) else {
                 throw LoadReportMergeError("\(name): the report carries no histograms (written by an older feedsim)")
             }
@@ -83,7 +86,7 @@ extension LoadReport {
         let histograms = try mergeHistograms(reports.map { ($0.name, $0.report.histograms ?? [:]) })
         merged.histograms = histograms.mapValues(\.buckets)
         var latency: [String: Latency] = [:]
-        for (kind, histogram) in histograms where kind != timeToFirstContentKey {
+        for (kind, histogram) in histograms where kind != timeToFirstContentKey && kind != blankFractionKey {
             latency[kind] = Self.latency(histogram, digits: 4)
         }
         merged.latency = latency
@@ -109,6 +112,32 @@ extension LoadReport {
         consistency.sessions = Array(all.flatMap(\.consistency.sessions).sorted { $0.session < $1.session }.prefix(50))
         merged.consistency = consistency
         merged.timeline = try mergeTimelines(reports)
+        merged.droppedIterations = sum(\.droppedIterations)
+        // The run's thresholds measured again on the merged data (a segment's verdict is only its
+        // own share's); an abort in any segment stays recorded.
+        var metrics = LoadMetrics()
+        for (key, histogram) in histograms {
+            if key == timeToFirstContentKey {
+                metrics.timeToFirstContent = histogram
+            } else if key == blankFractionKey {
+                metrics.blankFraction = histogram
+            } else if let kind = QueryKind(rawValue: key) {
+                metrics.latency[kind] = histogram
+            }
+        }
+        metrics.errors = merged.errors
+        metrics.sessionsChecked = consistency.sessionsChecked
+        metrics.consistency = ConsistencyCount(duplicates: consistency.duplicates, skips: consistency.skips)
+        let inputs = ThresholdInputs(
+            metrics: metrics, droppedIterations: merged.droppedIterations, elapsedSeconds: merged.elapsedSeconds)
+        merged.thresholds = try first.thresholds.map { result in
+            do {
+                return try LoadThreshold.parse(result.expression).evaluate(inputs)
+            } catch {
+                throw LoadReportMergeError("\(firstName): threshold '\(result.expression)': \(error)")
+            }
+        }
+        merged.aborted = all.compactMap(\.aborted).first
         return merged
     }
 
@@ -153,7 +182,7 @@ extension LoadReport {
             let histograms = try mergeHistograms(parts.map { ("\($0.0) timeline second \(k)", $0.1.histograms ?? [:]) })
             second.histograms = histograms.mapValues(\.buckets)
             var latency: [String: LoadSecond.Latency] = [:]
-            for (kind, histogram) in histograms where kind != timeToFirstContentKey {
+            for (kind, histogram) in histograms where kind != timeToFirstContentKey && kind != blankFractionKey {
                 latency[kind] = LoadSecond.latency(histogram)
             }
             second.latency = latency

@@ -5,17 +5,24 @@ extension LoadReport {
     public var text: String {
         var lines: [String] = []
         let s = settings
-        let arrival = s.arrivalRate.map { "open, \(Self.fixed($0, 2)) arrivals/s, \(s.sessions) slots" }
+        var arrival = s.arrivalRate.map { "open, \(Self.fixed($0, 2)) arrivals/s, \(s.sessions) slots" }
             ?? "closed, \(s.sessions) sessions"
+        if let stages = s.stages {
+            arrival = s.arrivalRate == nil ? "closed, stages \(stages)" : "open, stages \(stages), \(s.sessions) slots"
+        }
         lines.append("load: \(s.db) feed \(s.feed), \(arrival), time scale \(s.timeScale), \(s.pagination.rawValue) pages of \(s.pageSize)")
         lines.append("  traces \(s.traces.joined(separator: ",")), layout \(s.layout), \(s.workers) workers, \(s.writers) writers"
-            + (s.writers > 0 ? " at \(Self.fixed(s.writeRate, 1)) items/s" : "") + ", seed \(s.seed)")
-        lines.append(
-            "elapsed \(Self.fixed(elapsedSeconds, 2)) s" + (stoppedEarly ? " (stopped early by SIGINT)" : ""))
+            + (s.writers > 0 ? " at \(Self.fixed(s.writeRate, 1)) items/s" : "") + ", seed \(s.seed)"
+            + (s.latency == "fixed:0" ? "" : ", client latency \(s.latency)"))
+        let early =
+            if let aborted {
+                " (aborted by --abort-on-fail: \(aborted.threshold) breached at \(Self.fixed(aborted.atS, 1)) s)"
+            } else if stoppedEarly { " (stopped early by SIGINT)" } else { "" }
+        lines.append("elapsed \(Self.fixed(elapsedSeconds, 2)) s" + early)
         let c = sessions
         lines.append(
             "sessions: \(c.started) started, \(c.completed) completed, \(c.interrupted) interrupted, "
-                + "\(c.failed) failed, \(c.dropped) dropped")
+                + "\(c.failed) failed; dropped_iterations \(droppedIterations)")
         lines.append(
             "throughput: \(pages) pages (\(Self.fixed(pagesPerSecond, 1))/s), \(items) items, "
                 + "\(rows) rows (\(Self.fixed(rowsPerSecond, 1))/s)")
@@ -30,6 +37,20 @@ extension LoadReport {
             guard let l = latency[kind.rawValue] else { continue }
             let cells = [l.p50, l.p90, l.p99, l.p999, l.max].map { pad(Self.fixed($0, 3), 10) }.joined()
             lines.append("  " + kind.rawValue.padding(toLength: 10, withPad: " ", startingAt: 0) + pad("\(l.count)", 11) + cells)
+        }
+        if settings.stages != nil {
+            lines.append(
+                "per stage         wall s         started  dropped   pages/s  page p99 ms  blank mean  blank p95  ttfc p50 ms  ttfc p95 ms")
+            func cell(_ value: Double?, _ digits: Int) -> String { value.map { Self.fixed($0, digits) } ?? "-" }
+            for stage in stages {
+                let span = "\(Self.fixed(stage.startS, 1))-\(Self.fixed(stage.endS, 1))"
+                var line = "  " + stage.name.padding(toLength: 14, withPad: " ", startingAt: 0) + pad(span, 12)
+                line += pad("\(stage.sessionsStarted)", 10) + pad("\(stage.droppedIterations)", 9)
+                line += pad(Self.fixed(stage.pagesPerSecond, 1), 10) + pad(cell(stage.pageP99Ms, 3), 13)
+                line += pad(cell(stage.blankMeanFraction, 4), 12) + pad(cell(stage.blankP95Fraction, 4), 11)
+                line += pad(cell(stage.timeToFirstContentP50Ms, 0), 13) + pad(cell(stage.timeToFirstContentP95Ms, 0), 13)
+                lines.append(line)
+            }
         }
         if errors.isEmpty {
             lines.append("errors: none")
@@ -55,6 +76,12 @@ extension LoadReport {
             if outcome.replayViolations > 0 { line += ", \(outcome.replayViolations) replay violations" }
             if let error = outcome.error { line += ", error: \(error)" }
             lines.append(line)
+        }
+        if !thresholds.isEmpty {
+            let failed = thresholds.filter { !$0.passed }.count
+            lines.append(
+                "thresholds: " + (failed == 0 ? "all \(thresholds.count) passed" : "\(failed) of \(thresholds.count) failed"))
+            for result in thresholds { lines.append("  " + result.line) }
         }
         return lines.joined(separator: "\n") + "\n"
     }

@@ -62,6 +62,12 @@ public struct LoadReport: Codable, Sendable {
         public var traceDurationSeconds: Double?
         /// What each session does: `replay`, or `pagination:BUDGET` (pages down, BUDGET page requests).
         public var session: String?
+        /// The ramp (`30s:10,60s:50,30s:0`, arrivals with `/s`), `nil` for a constant load.
+        public var stages: String?
+        /// The client-side latency model added to each replay session's answers (`--latency`).
+        public var latency: String
+        /// Whether the run stops at the first threshold breach (`--abort-on-fail`).
+        public var abortOnFail: Bool
     }
 
     public var settings: Settings
@@ -111,6 +117,15 @@ public struct LoadReport: Codable, Sendable {
     /// The finished replays' mean blank fractions summed (``Replays/blankMeanFraction`` × finished,
     /// unrounded), for merging.
     public var blankMeanSum: Double?
+    /// Open-model arrivals that found every slot busy (k6's `dropped_iterations`; also `sessions.dropped`).
+    public var droppedIterations: Int
+    /// Each `--threshold` checked against the whole run, in the order given.
+    public var thresholds: [ThresholdResult]
+    /// Set when `--abort-on-fail` stopped the run: the threshold breached and when.
+    public var aborted: ThresholdAbort?
+    /// Per stage of a ramped load (one entry, `all`, without stages): pages/s, p99, blank area and
+    /// time to first content (``LoadStageReport``).
+    public var stages: [LoadStageReport] = []
 
     public struct Replays: Codable, Hashable, Sendable {
         public var finished: Int
@@ -131,15 +146,22 @@ public struct LoadReport: Codable, Sendable {
             db: configuration.backendDisplayName ?? configuration.path, feed: configuration.feedName, model: model, sessions: sessions, arrivalRate: rate,
             timeScale: configuration.timeScale.map { Self.fixed($0, 3) } ?? "max", pagination: configuration.pagination,
             pageSize: configuration.pageSize, traces: configuration.traces.names, layout: configuration.layout.summary,
-            durationSeconds: configuration.durationSeconds, workers: configuration.workers,
+            durationSeconds: configuration.runSeconds, workers: configuration.workers,
             writers: configuration.writers, writeRate: configuration.writers > 0 ? configuration.writeRate : 0,
             writeBatch: configuration.writeBatch, writeMix: configuration.writeMix.description, seed: configuration.seed,
             iterations: configuration.iterations, segment: configuration.segment?.description,
-            traceDurationSeconds: configuration.traces.synthesizedSeconds, session: configuration.session.name)
+            traceDurationSeconds: configuration.traces.synthesizedSeconds, session: configuration.session.name,
+            stages: configuration.stages.map { ramp in
+                if case .open = configuration.model { ramp.description(perSecond: true) } else { ramp.description(perSecond: false) }
+            },
+            latency: configuration.latency.description, abortOnFail: configuration.abortOnFail)
         let seconds = elapsed.seconds
         elapsedSeconds = seconds
         self.stoppedEarly = stoppedEarly
         self.sessions = counts
+        droppedIterations = counts.dropped
+        let inputs = ThresholdInputs(metrics: metrics, droppedIterations: counts.dropped, elapsedSeconds: seconds)
+        thresholds = configuration.thresholds.map { $0.evaluate(inputs) }
         pages = metrics.pages
         pagesPerSecond = Self.round(seconds > 0 ? Double(metrics.pages) / seconds : 0, 1)
         items = metrics.items
@@ -164,6 +186,7 @@ public struct LoadReport: Codable, Sendable {
         self.latency = latency
         let ttfc = metrics.timeToFirstContent
         if ttfc.count > 0 { histograms[Self.timeToFirstContentKey] = ttfc.buckets }
+        if metrics.blankFraction.count > 0 { histograms[Self.blankFractionKey] = metrics.blankFraction.buckets }
         self.histograms = histograms
         blankMeanSum = metrics.blankMeanSum
         replays = Replays(
@@ -180,6 +203,8 @@ public struct LoadReport: Codable, Sendable {
 
     /// The key of the time-to-first-content histogram in ``histograms``.
     public static let timeToFirstContentKey = "ttfc"
+    /// The key of the finished replays' blank-fraction histogram (parts per million) in ``histograms``.
+    public static let blankFractionKey = "blank"
 
     /// The figures of a histogram of nanoseconds, in milliseconds rounded to `digits` decimals
     /// (4 for queries: 0.1 µs, finer digits being below the histogram's 1/256 relative error).
@@ -196,6 +221,9 @@ public struct LoadReport: Codable, Sendable {
         let dirty = consistency.duplicates > 0 || consistency.skips > 0 || !consistency.replayViolations.isEmpty
         return (settings.pagination == .keyset && dirty) || sessions.failed > 0
     }
+
+    /// Whether every threshold held (true without thresholds); `false` exits 99.
+    public var thresholdsPassed: Bool { thresholds.allSatisfy(\.passed) }
 
     /// JSON with sorted, snake_case keys (as `feedsim replay --json`), pretty printed.
     public func json() throws -> String {

@@ -92,41 +92,71 @@ public struct LoadSecond: Codable, Hashable, Sendable {
     }
 }
 
-/// Takes a snapshot of a running load once a second on its own thread, for the report's timeline.
+/// Takes a snapshot of a running load once a second on its own thread, for the report's timeline,
+/// and at each stage boundary, so no interval straddles two stages and each stage's figures are
+/// the difference of the snapshots at its two ends.
 final class TimelineSampler: Sendable {
-    private let samples = Mutex<[(SchedulerResult, LoadMetrics?)]>([])
+    typealias Sample = (SchedulerResult, LoadMetrics?)
+    private let samples = Mutex<[Sample]>([])
     private let done = Atomic<Bool>(false)
     private let group = DispatchGroup()
+    /// Seconds from the start at which a snapshot is taken besides the whole seconds (stage ends).
+    let boundaries: [Double]
 
-    /// Starts sampling `snapshot` (the scheduler's progress and the writers' metrics) every second.
-    func start(_ snapshot: @escaping @Sendable () -> (SchedulerResult, LoadMetrics?)) {
+    init(boundaries: [Double] = []) {
+        self.boundaries = boundaries.sorted()
+    }
+
+    /// Starts sampling `snapshot` (the scheduler's progress and the writers' metrics) every second
+    /// and at each boundary, handing each snapshot to `onSample` as well (the threshold check of
+    /// `--abort-on-fail`).
+    func start(
+        _ snapshot: @escaping @Sendable () -> Sample,
+        onSample: @escaping @Sendable (Sample) -> Void = { _ in }
+    ) {
         samples.withLock { $0 = [snapshot()] }
         group.enter()
+        let boundaries = boundaries
         let thread = Thread { [self] in
             // One snapshot a second (each merges every worker's metrics under its lock, so never
-            // more often): wake every 50 ms only to see whether the run is over.
+            // more often) and one at each boundary: wake every 50 ms at most to see whether the run is over.
             let clock = ContinuousClock()
             let start = clock.now
-            var next = 1
+            var nextSecond = 1.0
+            var boundary = boundaries.firstIndex { $0 > 0 } ?? boundaries.endIndex
             while !done.load(ordering: .relaxed) {
-                if clock.now >= start.advanced(by: .seconds(next)) {
+                let due = min(nextSecond, boundary < boundaries.endIndex ? boundaries[boundary] : .infinity)
+                let now = start.duration(to: clock.now).seconds
+                if now >= due {
                     let current = snapshot()
                     samples.withLock { $0.append(current) }
-                    next = Int(start.duration(to: clock.now).components.seconds) + 1
+                    onSample(current)
+                    let taken = start.duration(to: clock.now).seconds
+                    nextSecond = taken.rounded(.down) + 1
+                    while boundary < boundaries.endIndex, boundaries[boundary] <= taken { boundary += 1 }
+                    continue
                 }
-                Thread.sleep(forTimeInterval: 0.05)
+                Thread.sleep(forTimeInterval: min(0.05, max(due - now, 0.001)))
             }
             group.leave()
         }
         thread.start()
     }
 
-    /// Stops sampling and returns the intervals, the last one ending at `final`.
-    func stop(final: SchedulerResult, writers: LoadMetrics?) -> [LoadSecond] {
+    /// Stops sampling and returns the intervals, the last one ending at `final`, each labelled
+    /// with the stage its middle falls in (`stage`), and every snapshot taken.
+    func stop(final: SchedulerResult, writers: LoadMetrics?, stage: (Double) -> String? = { _ in nil })
+        -> (timeline: [LoadSecond], samples: [Sample])
+    {
         done.store(true, ordering: .relaxed)
         group.wait()
         var all = samples.withLock { $0 }
         if let last = all.last, final.elapsed.seconds > last.0.elapsed.seconds + 1e-3 { all.append((final, writers)) }
-        return zip(all, all.dropFirst()).map { LoadSecond(from: $0.0, to: $1.0, writersA: $0.1, writersB: $1.1) }
+        let timeline = zip(all, all.dropFirst()).map { a, b in
+            LoadSecond(
+                from: a.0, to: b.0, writersA: a.1, writersB: b.1,
+                stage: stage((a.0.elapsed.seconds + b.0.elapsed.seconds) / 2))
+        }
+        return (timeline, all)
     }
 }

@@ -56,6 +56,21 @@ public struct LoadConfiguration: Sendable {
     /// What to call the backend in the report (never a password): the CLI's `host:port/dbname` for
     /// a PostgreSQL URI; `nil` uses ``path``.
     public var backendDisplayName: String?
+    /// Pass/fail criteria checked at the end of the run (and every second with ``abortOnFail``);
+    /// any breach makes the run fail (`feedsim load` exits 99, k6's code).
+    public var thresholds: [LoadThreshold] = []
+    /// Stop the run at the first breach of a threshold, checked every second (k6's `abortOnFail`).
+    public var abortOnFail = false
+    /// A ramp of the load (k6's `ramping-vus` for the closed model, `ramping-arrival-rate` for the
+    /// open one): the stages' targets replace the model's sessions or rate over time, and their
+    /// total length replaces ``durationSeconds``. `nil` for a constant load.
+    public var stages: LoadStages?
+    /// A network delay added, client-side, to each replay session's page and row answers on top of
+    /// the query's measured time (`--latency`), drawn from the session's seed; 0 by default.
+    public var latency: LatencyModel = .fixed(ms: 0)
+
+    /// How long the run lasts, seconds: the stages' total, else ``durationSeconds``.
+    public var runSeconds: Double { stages?.totalSeconds ?? durationSeconds }
 
     /// Most sessions (closed model) or slots (open model): each holds a connection, a replay and
     /// its loaded list while it runs (`feedsim load --sessions`).

@@ -52,6 +52,9 @@ public final class LoadRunner: Sendable {
             guard (1...LoadConfiguration.maxSessions).contains(sessions) else {
                 throw fail("sessions", "must be 1...\(LoadConfiguration.maxSessions)")
             }
+            if let stages = configuration.stages, stages.peak > Double(LoadConfiguration.maxSessions) {
+                throw fail("stages", "a target must be at most \(LoadConfiguration.maxSessions) sessions")
+            }
         case .open(let rate, let slots):
             guard rate > 0, rate.isFinite else { throw fail("arrival-rate", "must be a positive rate per second") }
             guard (1...LoadConfiguration.maxSessions).contains(slots) else {
@@ -97,7 +100,8 @@ public final class LoadRunner: Sendable {
         let pool = ConnectionPool(connector: connector, reuseUnchangedSpans: configuration.reuseUnchangedSpans)
         scheduler = SessionScheduler(
             model: model, workers: configuration.workers,
-            duration: .nanoseconds(Int64(configuration.durationSeconds * 1e9)), share: share, stop: stop
+            duration: .nanoseconds(Int64(configuration.runSeconds * 1e9)), share: share, stop: stop,
+            stages: configuration.stages
         ) { index in
             var options = configuration.replay
             options.seed = configuration.replay.seed &+ UInt64(index)
@@ -110,7 +114,7 @@ public final class LoadRunner: Sendable {
                 index: index, pool: pool, mode: configuration.pagination,
                 trace: configuration.traces.trace(forSession: index, seed: configuration.seed),
                 layout: configuration.layout, options: options, timeScale: configuration.timeScale,
-                insertPreset: preset)
+                insertPreset: preset, latency: configuration.latency)
         }
     }
 
@@ -152,13 +156,20 @@ public final class LoadRunner: Sendable {
             report.startFailure = failure
             return report
         }
-        let sampler = TimelineSampler()
+        let stages = configuration.stages
+        let perSecond: Bool = if case .open = configuration.model { true } else { false }
+        let boundaries = stages.map { ramp in ramp.stages.indices.map { ramp.bounds(ofStage: $0).end } } ?? []
+        let sampler = TimelineSampler(boundaries: boundaries)
+        let monitor = ThresholdMonitor(
+            thresholds: configuration.abortOnFail ? configuration.thresholds : [], stop: stop)
         let (scheduler, writers) = (scheduler, writers)
-        sampler.start { (scheduler.progress(), writers?.metrics()) }
+        sampler.start({ (scheduler.progress(), writers?.metrics()) }, onSample: { monitor.check($0) })
         let result = scheduler.run()
         writers?.stop()
         let writerMetrics = writers?.metrics()
-        let timeline = sampler.stop(final: result, writers: writerMetrics)
+        let (timeline, samples) = sampler.stop(final: result, writers: writerMetrics) { seconds in
+            stages.map { $0.label(ofStage: $0.stageIndex(atSeconds: seconds), perSecond: perSecond) }
+        }
         var metrics = result.metrics
         if let writerMetrics { metrics.merge(writerMetrics) }
         var report = LoadReport(
@@ -166,6 +177,8 @@ public final class LoadRunner: Sendable {
             stoppedEarly: stop.isSet && result.startFailure == nil)
         report.startFailure = result.startFailure
         report.timeline = timeline
+        report.stages = LoadStageReport.stages(samples: samples, stages: stages, perSecond: perSecond)
+        report.aborted = monitor.breach
         return report
     }
 

@@ -12,6 +12,8 @@ struct SchedulerState: ~Copyable {
         case step(SessionBox)
         /// The run is over: end this session early.
         case abandon(SessionBox)
+        /// A ramp's target fell below the sessions running: end this one early (it is not replaced).
+        case retire(SessionBox)
         /// The run is over and nothing is left: the worker returns.
         case exit
     }
@@ -30,23 +32,46 @@ struct SchedulerState: ~Copyable {
     private var inFlight = 0
     private var stopping = false
     private(set) var counts = SessionCounts()
+    /// The ramp, when the load has stages (`nil`: the model's constant sessions or rate).
+    private var stages: LoadStages?
+    /// Arrivals of a ramped open model handed out so far (due or dropped).
+    private var arrivalsDue = 0
+    /// Sessions handed out to be retired (a ramp down) that have not ended yet.
+    private var retiring = 0
 
     mutating func start(
         model: ArrivalModel, share: SessionShare = .all(), at now: ContinuousClock.Instant,
-        deadline: ContinuousClock.Instant
+        deadline: ContinuousClock.Instant, stages: LoadStages? = nil
     ) {
         self.model = model
         self.share = share
         self.startInstant = now
         self.deadline = deadline
+        self.stages = stages
         switch model {
-        case .closed(let sessions): pendingStarts = sessions
-        case .open: nextArrival = now.advanced(by: share.firstArrival)
+        case .closed(let sessions): pendingStarts = stages == nil ? sessions : 0
+        case .open:
+            nextArrival = stages == nil
+                ? now.advanced(by: share.firstArrival) : stages?.arrivalTime(1).map { now.advanced(by: .seconds($0)) }
         }
     }
 
     /// Whether every session of a limited share (`--iterations`) has been created.
     private var exhausted: Bool { share.limit.map { created >= $0 } ?? false }
+
+    /// Seconds from the start of the run to `now`.
+    private func elapsed(_ now: ContinuousClock.Instant) -> Double {
+        (startInstant ?? now).duration(to: now).seconds
+    }
+
+    /// The arrival after `arrival`: one interval later at a constant rate, or the ramp's next.
+    private mutating func arrival(after arrival: ContinuousClock.Instant, rate: Double) -> ContinuousClock.Instant? {
+        guard let stages, let start = startInstant else {
+            return arrival.advanced(by: .nanoseconds(Int64((1e9 / rate).rounded())))
+        }
+        arrivalsDue += 1
+        return stages.arrivalTime(arrivalsDue + 1).map { start.advanced(by: .seconds($0)) }
+    }
 
     mutating func nextJob(now: ContinuousClock.Instant, stopped: Bool, clock: ContinuousClock) -> Job {
         if stopped || now >= (deadline ?? now) { stopping = true }
@@ -59,16 +84,22 @@ struct SchedulerState: ~Copyable {
             }
             return inFlight == 0 ? .exit : .wait(.milliseconds(1))
         }
+        // The ramp's target now (closed model with stages): sessions start up to it; above it,
+        // the next session due for a step is retired instead.
+        var target: Int?
         switch model {
         case .closed:
-            if pendingStarts > 0 && !exhausted {
+            if let stages {
+                let wanted = stages.sessions(atSeconds: elapsed(now))
+                target = wanted
+                if counts.active < wanted && !exhausted { return create() }
+            } else if pendingStarts > 0 && !exhausted {
                 pendingStarts -= 1
                 return create()
             }
         case .open(let rate, let slots):
-            let interval = Duration.nanoseconds(Int64((1e9 / rate).rounded()))
             while let arrival = nextArrival, arrival <= now {
-                nextArrival = arrival.advanced(by: interval)
+                nextArrival = self.arrival(after: arrival, rate: rate)
                 if exhausted {
                     nextArrival = nil
                     break
@@ -79,6 +110,10 @@ struct SchedulerState: ~Copyable {
         }
         if let (_, box) = due.popDue(at: now) {
             inFlight += 1
+            if let target, counts.active - retiring > target {
+                retiring += 1
+                return .retire(box)
+            }
             return .step(box)
         }
         var wake = deadline ?? now
@@ -101,8 +136,9 @@ struct SchedulerState: ~Copyable {
     }
 
     /// A session ended (finished, failed, or abandoned at the end of the run).
-    mutating func ended(failed: Bool, interrupted: Bool = false, now: ContinuousClock.Instant) {
+    mutating func ended(failed: Bool, interrupted: Bool = false, retired: Bool = false, now: ContinuousClock.Instant) {
         inFlight -= 1
+        if retired { retiring -= 1 }
         if failed {
             counts.failed += 1
         } else if interrupted {

@@ -25,22 +25,32 @@ public final class SessionScheduler: Sendable {
     /// The session numbers this scheduler starts and how many (all from 0 unless a segment or
     /// `--iterations` says otherwise).
     public let share: SessionShare
+    /// The ramp of sessions (closed model) or arrivals per second (open model); `nil` for a constant load.
+    public let stages: LoadStages?
     private let factory: Factory
     private let stop: StopSignal
     private let clock = ContinuousClock()
     private let state: Mutex<SchedulerState>
     /// One metrics box per worker: only that worker and ``snapshot()`` lock it.
     private let workerMetrics: [MetricsBox]
+    /// The run's end, set when it starts: a turn of steps stops there too (a session running
+    /// behind its pacing on a busy machine asks for no wait, and would otherwise run on past it).
+    private let deadline = Mutex<ContinuousClock.Instant?>(nil)
 
     /// - Parameters:
     ///   - workers: threads; defaults to `ProcessInfo.activeProcessorCount`.
     ///   - share: which session numbers to start, and at most how many (the run ends when that many
     ///     have ended, before `duration` if they are done sooner).
     ///   - stop: set it (or SIGINT via ``StopSignal/installInterruptHandler()``) to end early.
+    ///   - stages: a ramp (``LoadStages``). Closed model: the sessions running follow
+    ///     ``LoadStages/sessions(atSeconds:)``; when the target falls, the sessions above it are
+    ///     ended at their next step (counted as interrupted; k6's `ramping-vus` with a
+    ///     `gracefulRampDown` of 0). Open model: arrivals come at ``LoadStages/arrivalTime(_:)``,
+    ///     at most `slots` at once, the rest dropped (k6's `dropped_iterations`).
     /// - Precondition: sessions/slots ≥ 1, rate > 0, workers ≥ 1.
     public init(
         model: ArrivalModel, workers: Int = ProcessInfo.processInfo.activeProcessorCount, duration: Duration,
-        share: SessionShare = .all(), stop: StopSignal, factory: @escaping Factory
+        share: SessionShare = .all(), stop: StopSignal, stages: LoadStages? = nil, factory: @escaping Factory
     ) {
         switch model {
         case .closed(let sessions): precondition(sessions >= 1, "at least one session")
@@ -51,6 +61,7 @@ public final class SessionScheduler: Sendable {
         self.workers = workers
         self.duration = duration
         self.share = share
+        self.stages = stages
         self.stop = stop
         self.factory = factory
         self.state = Mutex(SchedulerState())
@@ -64,7 +75,10 @@ public final class SessionScheduler: Sendable {
     /// - Returns: counts of sessions and the metrics merged across workers.
     public func run() -> SchedulerResult {
         let start = clock.now
-        state.withLock { $0.start(model: model, share: share, at: start, deadline: start.advanced(by: duration)) }
+        deadline.withLock { $0 = start.advanced(by: duration) }
+        state.withLock {
+            $0.start(model: model, share: share, at: start, deadline: start.advanced(by: duration), stages: stages)
+        }
         let group = DispatchGroup()
         var failure: String?
         for worker in 0..<workers {
@@ -133,6 +147,8 @@ public final class SessionScheduler: Sendable {
                 run(box, on: worker)
             case .abandon(let box):
                 end(box, interrupted: true, error: nil, on: worker)
+            case .retire(let box):
+                end(box, interrupted: true, error: nil, on: worker, retired: true)
             }
         }
     }
@@ -141,10 +157,11 @@ public final class SessionScheduler: Sendable {
         do {
             // A session that asks to go on at once (no think time) keeps its worker for up to
             // `stepsPerTurn` steps, so the shared queue's lock is taken once per turn, not per step.
+            let runEnd = deadline.withLock { $0 } ?? clock.now
             let next = try workerMetrics[worker].metrics.withLock { metrics in
                 var next = try box.session.step(&metrics)
                 var steps = 1
-                while next == .zero && steps < Self.stepsPerTurn && !stop.isSet {
+                while next == .zero && steps < Self.stepsPerTurn && !stop.isSet && clock.now < runEnd {
                     next = try box.session.step(&metrics)
                     steps += 1
                 }
@@ -161,7 +178,7 @@ public final class SessionScheduler: Sendable {
         }
     }
 
-    private func end(_ box: SessionBox, interrupted: Bool, error: (any Error)?, on worker: Int) {
+    private func end(_ box: SessionBox, interrupted: Bool, error: (any Error)?, on worker: Int, retired: Bool = false) {
         var failed = error != nil
         workerMetrics[worker].metrics.withLock { metrics in
             do {
@@ -177,7 +194,9 @@ public final class SessionScheduler: Sendable {
                         error: String(describing: error)))
             }
         }
-        state.withLock { $0.ended(failed: failed, interrupted: interrupted && error == nil, now: clock.now) }
+        state.withLock {
+            $0.ended(failed: failed, interrupted: interrupted && error == nil, retired: retired, now: clock.now)
+        }
     }
 }
 

@@ -6,8 +6,11 @@ import FeedResources
 /// feed controller, layout, virtualizer, scroll model) against the store on the session's own
 /// connection (``TimedBackend``), paced against the wall clock.
 ///
-/// The replay's latency model is `fixed:0` and its fault model `none`: the latency is the real
-/// time the queries take, and the failures are the real ones. Pacing: with time scale `K`, the
+/// What a user waits for: each page and row answer reaches the replay's virtual clock after the
+/// query's measured wall time (``TimedBackend``'s ``FeedReplay/ReplayBackend/lastCallMilliseconds``)
+/// plus a draw of `latency` (`--latency`, a network between the app and its backend, added
+/// client-side; from the session's seed; `fixed:0` by default), so a slower backend shows as more
+/// blank area and later first content. The fault model is `none`: the failures are the real ones. Pacing: with time scale `K`, the
 /// frame at virtual time `v` ms is due at wall time `start + v / K` (K = 1 replays in real time,
 /// K = 10 ten times faster); with `K = nil` (`--time-scale max`) frames run back to back, no think
 /// time. A step runs every frame that is due (at most ``maxFramesPerStep``), then asks to wait
@@ -37,11 +40,15 @@ public final class ReplayLoadSession: LoadSession {
     /// - Parameters:
     ///   - options: replay options; latency, faults and the timeline are overridden as above.
     ///   - timeScale: `K` > 0, or `nil` for `max`.
+    ///   - latency: the client-side network delay of every page and row answer, ms, on top of the
+    ///     measured query time (the replay's ``FeedReplay/ReplayOptions/rowLatency`` still applies to
+    ///     rows when set).
     /// - Throws: the backend's errors opening the session's or the ground truth's connection,
     ///   ``LayoutError`` or ``ReplayError`` building the replay.
     public init(
         index: Int, pool: ConnectionPool, mode: PaginationMode, trace: Trace,
-        layout: LayoutConfiguration, options: ReplayOptions, timeScale: Double?, insertPreset: Preset
+        layout: LayoutConfiguration, options: ReplayOptions, timeScale: Double?, insertPreset: Preset,
+        latency: LatencyModel = .fixed(ms: 0)
     ) throws {
         self.index = index
         self.timeScale = timeScale
@@ -50,7 +57,7 @@ public final class ReplayLoadSession: LoadSession {
         do {
             maxIDAtStart = try connections.truth.maxID()
             var options = options
-            options.latency = .fixed(ms: 0)
+            options.latency = latency
             options.faults = .none
             options.keepTimeline = false
             backend = TimedBackend(

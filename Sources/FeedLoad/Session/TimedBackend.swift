@@ -55,6 +55,10 @@ public final class TimedBackend: ReplayBackend {
         headWriter?.insertBatch(count, into: &insertMetrics)
     }
 
+    /// The measured wall time of the last page or row query, ms: the replay delivers its answer
+    /// this much later on its virtual clock (before the latency model's draw).
+    public var lastCallMilliseconds: Double { Double(source.lastCallNanoseconds) / 1e6 }
+
     public func groundTruth(after cursor: Cursor, limit: Int) throws -> [Item] {
         guard limit > 0 else { return [] }
         return try source.backend.after(cursor, limit: limit).items

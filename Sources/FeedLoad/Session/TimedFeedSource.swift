@@ -36,6 +36,8 @@ public final class TimedFeedSource: PageSource, RowSource {
     private var itemCount = 0
     private var rowCount = 0
     private var errors: [any Error] = []
+    /// Wall time of the last query (answered or failed), nanoseconds.
+    public private(set) var lastCallNanoseconds: UInt64 = 0
 
     /// - Precondition: in ``PaginationMode/offset``, `backend` is an ``FeedModel/OffsetPageSource``
     ///   (``LoadRunner`` checks it first).
@@ -104,9 +106,11 @@ public final class TimedFeedSource: PageSource, RowSource {
         let start = MonotonicClock.now()
         do {
             let result = try query()
-            samples.append((kind, MonotonicClock.since(start)))
+            lastCallNanoseconds = MonotonicClock.since(start)
+            samples.append((kind, lastCallNanoseconds))
             return result
         } catch {
+            lastCallNanoseconds = MonotonicClock.since(start)
             errors.append(error)
             throw error
         }

@@ -17,4 +17,14 @@ public protocol ReplayBackend: AnyObject {
     /// Ground truth for the gap check: up to `limit` items that follow `cursor` in feed order
     /// (older), straight from the store, bypassing latency and faults.
     func groundTruth(after cursor: Cursor, limit: Int) throws -> [Item]
+    /// The wall time the last page or row call took, ms (see the default below).
+    var lastCallMilliseconds: Double { get }
+}
+
+extension ReplayBackend {
+    /// The wall time the last ``page(_:)`` or ``rows(ids:)`` call took, ms, which the replay adds
+    /// to that answer's arrival on its virtual clock before the latency model's draw. 0 here: a
+    /// simulated backend answers in no time, and the replay's timing stays a function of its seed.
+    /// A load session's backend returns the measured time (`FeedLoad`'s `TimedBackend`).
+    public var lastCallMilliseconds: Double { 0 }
 }

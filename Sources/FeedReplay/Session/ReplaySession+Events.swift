@@ -128,11 +128,12 @@ extension ReplaySession {
         case .timeout:
             queue.push(.page(request, .failure("simulated timeout")), at: now + options.faults.timeoutMs)
         case .success:
+            // The answer lands after the query's own time (0 for simulated backends) and the drawn latency.
             do {
                 let page = try backend.page(request)
-                queue.push(.page(request, .success(page)), at: now + latency)
+                queue.push(.page(request, .success(page)), at: now + backend.lastCallMilliseconds + latency)
             } catch {
-                queue.push(.page(request, .failure("\(error)")), at: now + latency)
+                queue.push(.page(request, .failure("\(error)")), at: now + backend.lastCallMilliseconds + latency)
             }
         }
     }
@@ -164,7 +165,7 @@ extension ReplaySession {
                 queue.push(.rowsFailed(fetchID: fetch.id, ids: fetch.itemIDs), at: now + faults.timeoutMs)
             case .success:
                 let batch = try backend.rows(ids: fetch.itemIDs)
-                queue.push(.rows(fetchID: fetch.id, ids: fetch.itemIDs, batch), at: now + delay)
+                queue.push(.rows(fetchID: fetch.id, ids: fetch.itemIDs, batch), at: now + backend.lastCallMilliseconds + delay)
             }
         }
     }

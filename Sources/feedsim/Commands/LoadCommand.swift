@@ -10,8 +10,8 @@ import Foundation
 let loadCommand = Command(
     name: "load",
     summary: "Load-test pagination: many replay sessions on real threads against one store, with writers.",
-    usage: "load --db PATH|URI [--sessions N | --arrival-rate R --sessions SLOTS] [--duration S] [--time-scale K|max] "
-        + "[--iterations N] [--segment I/N] "
+    usage: "load --db PATH|URI [--sessions N | --stages RAMP | --arrival-rate R|RAMP --sessions SLOTS] [--duration S] "
+        + "[--time-scale K|max] [--iterations N] [--segment I/N] [--threshold EXPR ... [--abort-on-fail]] [--latency MODEL] "
         + "[--trace FILE ... | --model M,... --trace-duration S] [--writers W --write-rate R] "
         + "[--pagination keyset|offset] [layout and replay options] [--json] [--report FILE] [--html FILE]",
     options: [
@@ -23,8 +23,30 @@ let loadCommand = Command(
             "--sessions", "N", accepts: .integer(1...LoadConfiguration.maxSessions), default: "8",
             help: "Closed model: N concurrent sessions; open model: N slots (each holds a connection and a replay)."),
         OptionSpec(
-            "--arrival-rate", "R", accepts: .number(0.001...1_000_000),
-            help: "Open model: R session arrivals per second; arrivals finding no free slot are dropped."),
+            "--arrival-rate", .value, "R|RAMP",
+            help: "Open model: R session arrivals per second (0.001...1000000), or a ramp of rates DURATION:RATE,... "
+                + "(30s:5,1m:20/s,30s:0; per second, or /m, /h; linear from 0, k6's ramping-arrival-rate) whose "
+                + "stages set the run's length; arrivals finding no free slot (--sessions) are dropped_iterations."),
+        OptionSpec(
+            "--stages", .value, "RAMP",
+            help: "Closed model ramp: DURATION:SESSIONS,... (30s:10,1m:50,30s:0): the sessions running move linearly "
+                + "from the last target (0 at the start; 0s:N jumps) over each stage (k6's ramping-vus); sessions above "
+                + "a falling target end at their next step. The stages set the run's length (no --duration)."),
+        OptionSpec(
+            "--threshold", .repeated, "EXPR",
+            help: "Pass/fail criterion, k6 syntax METRIC.AGGREGATE OP VALUE[UNIT]; repeat for more: after.p99<50ms, "
+                + "rows.p95<20ms, errors.rate<0.01, blank.p95<0.05, ttfc.p95<1s, consistency==0. Metrics: "
+                + LoadThreshold.Metric.all.map(\.name).joined(separator: ", ")
+                + "; aggregates p(N)/pN, med, avg, min, max, count, rate; operators < <= > >= == !=; units ms, s, us, %. "
+                + "Any breach exits 99."),
+        OptionSpec(
+            "--abort-on-fail", .flag,
+            help: "With --threshold: stop the run at the first breach, checked every second (k6's abortOnFail); exits 99."),
+        OptionSpec(
+            "--latency", .value, "MODEL",
+            help: "Client-side network delay added to each replay session's page and row answers on top of the measured "
+                + "query time, seeded per session: fixed:MS, uniform:A,B, lognormal:MEDIAN,SIGMA, table:P=MS,... "
+                + "(default fixed:0)."),
         OptionSpec(
             "--duration", "SECONDS", accepts: .number(0.001...86_400), default: "10",
             help: "Stop after this many wall seconds (with --iterations: at most, default 600)."),
@@ -84,6 +106,9 @@ let loadCommand = Command(
         if let path = arguments.value("--report") {
             try writeOutput(Data((try report.json() + "\n").utf8), to: path, option: "--report")
         }
+        if let aborted = report.aborted {
+            printError("feedsim load: threshold \(aborted.threshold) breached at \(String(format: "%.1f", aborted.atS)) s; run aborted (--abort-on-fail)")
+        }
         if let path = arguments.value("--html") {
             let page = try LoadHTMLReport.html(report: report, title: "FeedSim load test of \(report.settings.db)")
             try writeOutput(Data(page.utf8), to: path, option: "--html")
@@ -98,7 +123,7 @@ let loadCommand = Command(
 enum LoadCommandSupport {
     /// The exit status of a finished load and the line for stderr: 1 when no page was ever served
     /// (the sessions could not read the store: e.g. another process's exclusive lock), a warning
-    /// when some queries failed, 2 for violations, else 0.
+    /// when some queries failed, 99 when a threshold was breached (k6's code), 2 for violations, else 0.
     static func outcome(of report: LoadReport) -> (status: Int32, stderr: String?) {
         let codes = report.errors.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
         if report.pages == 0 {
@@ -110,6 +135,10 @@ enum LoadCommandSupport {
             )
         }
         let warning = codes.isEmpty ? nil : "some queries failed (\(codes)); see errors in the report"
+        if !report.thresholdsPassed {
+            let failed = report.thresholds.filter { !$0.passed }.map(\.expression).joined(separator: ", ")
+            return (99, (warning.map { $0 + "; " } ?? "") + "thresholds failed: " + failed)
+        }
         return (report.hasViolations ? 2 : 0, warning)
     }
 
@@ -126,8 +155,13 @@ enum LoadCommandSupport {
                     "--segment: expected I/N with 1 <= I <= N <= \(LoadSegment.maxCount), got '\(text)'", showsUsage: false)
             }
             segment = parsed
+            if arguments.value("--stages") != nil || (arguments.value("--arrival-rate") ?? "").contains(":") {
+                throw UsageError("--segment: a ramped load (--stages, --arrival-rate RAMP) cannot be split into segments yet", showsUsage: false)
+            }
         }
         // Usage first: a layout option the layout does not read is refused before any file is opened.
+        let thresholds = try thresholds(arguments)
+        let (model, stages) = try arrivalModel(arguments, sessions: try arguments.int("--sessions") ?? 8)
         let layout = try LayoutOptions.configuration(from: arguments, defaultKind: .grid)
         var replay = try ReplayOptionsParsing.options(from: arguments)
         // A layout with a refresh view: the refresh control holds its height open while refreshing.
@@ -137,13 +171,6 @@ enum LoadCommandSupport {
             displayName = try FeedDatabase.interruptible { try FeedDatabase.open(path, for: .readOnly).name }
         } else if !FileManager.default.fileExists(atPath: path) {
             throw CommandFailure("\(path): no such database (create one with feedsim seed)")
-        }
-        let sessions = try arguments.int("--sessions") ?? 8
-        let model: ArrivalModel
-        if let rate = try arguments.double("--arrival-rate") {
-            model = .open(ratePerSecond: rate, slots: sessions)
-        } else {
-            model = .closed(sessions: sessions)
         }
         let timeScale: Double? = arguments.value("--time-scale") == "max" ? nil : try arguments.double("--time-scale")
         let traces = try sessionTraces(arguments)
@@ -173,7 +200,66 @@ enum LoadCommandSupport {
         configuration.iterations = try arguments.int("--iterations")
         configuration.segment = segment
         configuration.backendDisplayName = displayName
+        configuration.stages = stages
+        configuration.thresholds = thresholds
+        configuration.abortOnFail = arguments.flag("--abort-on-fail")
+        // `--latency` is read with the replay's options (a malformed model is exit 1, as in `replay`);
+        // a load's default is none: the measured query time only.
+        if arguments.value("--latency") != nil { configuration.latency = replay.latency }
         return configuration
+    }
+
+    /// The `--threshold` expressions, parsed. - Throws: ``UsageError`` (one line) for the first bad one.
+    static func thresholds(_ arguments: ParsedArguments) throws -> [LoadThreshold] {
+        let thresholds = try arguments.all("--threshold").map { text in
+            do { return try LoadThreshold.parse(text) } catch {
+                throw UsageError("--threshold \(error)", showsUsage: false)
+            }
+        }
+        if arguments.flag("--abort-on-fail"), thresholds.isEmpty {
+            throw UsageError("--abort-on-fail needs at least one --threshold", showsUsage: false)
+        }
+        return thresholds
+    }
+
+    /// The arrival model and ramp: `--stages` (closed), `--arrival-rate R` or `--arrival-rate RAMP`
+    /// (open), else `--sessions` constant. - Throws: ``UsageError`` for a malformed ramp, both
+    /// ramps, or `--duration` beside a ramp.
+    static func arrivalModel(_ arguments: ParsedArguments, sessions: Int) throws -> (ArrivalModel, LoadStages?) {
+        let stagesText = arguments.value("--stages")
+        let rateText = arguments.value("--arrival-rate")
+        if stagesText != nil, rateText != nil {
+            throw UsageError(
+                "--stages ramps sessions (closed model), --arrival-rate arrivals (open model): give one or the other",
+                showsUsage: false)
+        }
+        func ramp(_ option: String, _ text: String, perSecond: Bool) throws -> LoadStages {
+            if arguments.value("--duration") != nil {
+                throw UsageError("\(option): the stages set the run's length; drop --duration", showsUsage: false)
+            }
+            do { return try LoadStages.parse(text, perSecond: perSecond) } catch {
+                throw UsageError("\(option) \(error)", showsUsage: false)
+            }
+        }
+        if let stagesText {
+            if arguments.value("--sessions") != nil {
+                throw UsageError("--stages: the stages' targets are the sessions; drop --sessions", showsUsage: false)
+            }
+            let stages = try ramp("--stages", stagesText, perSecond: false)
+            guard stages.peak <= Double(LoadConfiguration.maxSessions) else {
+                throw UsageError("--stages: a target must be at most \(LoadConfiguration.maxSessions) sessions", showsUsage: false)
+            }
+            return (.closed(sessions: Int(stages.peak)), stages)
+        }
+        guard let rateText else { return (.closed(sessions: sessions), nil) }
+        if rateText.contains(":") {
+            let stages = try ramp("--arrival-rate", rateText, perSecond: true)
+            return (.open(ratePerSecond: stages.peak, slots: sessions), stages)
+        }
+        guard let rate = Double(rateText), rate.isFinite, (0.001...1_000_000).contains(rate) else {
+            throw UsageError.badValue("--arrival-rate", "expected a number in 0.001...1000000 or a ramp DURATION:RATE,..., got '\(rateText)'")
+        }
+        return (.open(ratePerSecond: rate, slots: sessions), nil)
     }
 
     /// `--trace FILE …` read once (any format), or `--model` / `--trace-duration` to synthesize.
