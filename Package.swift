@@ -46,7 +46,7 @@ let package = Package(
         .target(
             name: "FeedSimBenchmarks",
             dependencies: [
-                "FeedModel", "FeedResources", "FeedStore", "FeedLayout", "FeedEngine", "FeedReplay", "FeedLoad",
+                "FeedModel", "FeedResources", "FeedStore", "FeedLayout", "FeedEngine", "FeedReplay", "FeedLoad", "FeedHTTP",
                 "FeedSimSQLite",
             ]),
         .executableTarget(

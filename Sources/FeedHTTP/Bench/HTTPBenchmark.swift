@@ -31,6 +31,13 @@ public enum HTTPBenchmark {
         public var seconds: Double
         public var requestsPerSecond: Double
         public var errors: Int
+
+        public init(requests: Int, seconds: Double, requestsPerSecond: Double, errors: Int) {
+            self.requests = requests
+            self.seconds = seconds
+            self.requestsPerSecond = requestsPerSecond
+            self.errors = errors
+        }
     }
 
     public struct Report: Sendable, Codable {

@@ -97,6 +97,8 @@ public struct LoadReport: Codable, Sendable {
     /// One entry per wall second of the run (the last one shorter): throughput, latency per
     /// query kind, sessions, errors, blank area and time to first content over time.
     public var timeline: [LoadSecond] = []
+    /// What an HTTP feed API under load answered wrong (`--source`), or `nil` for a database.
+    public var source: SourceProblems?
 
     public struct Replays: Codable, Hashable, Sendable {
         public var finished: Int

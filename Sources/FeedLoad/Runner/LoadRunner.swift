@@ -87,7 +87,8 @@ public final class LoadRunner: Sendable {
         let pool = ConnectionPool(connector: connector, reuseUnchangedSpans: configuration.reuseUnchangedSpans)
         scheduler = SessionScheduler(
             model: configuration.model, workers: configuration.workers,
-            duration: .nanoseconds(Int64(configuration.durationSeconds * 1e9)), stop: stop
+            duration: .nanoseconds(Int64(configuration.durationSeconds * 1e9)), stop: stop,
+            io: connector as? any WorkerIOProviding
         ) { index in
             var options = configuration.replay
             options.seed = configuration.replay.seed &+ UInt64(index)

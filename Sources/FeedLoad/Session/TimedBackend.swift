@@ -14,7 +14,7 @@ import FeedResources
 /// after the newest one, so they land at the head even while writers insert; timed as
 /// ``QueryKind/insert``, on a writer connection opened at the first insert). The replay's own gap
 /// check reads its ground truth with the backend's keyset query, untimed.
-public final class TimedBackend: ReplayBackend {
+public final class TimedBackend: DeferredReplayBackend {
     public let source: TimedFeedSource
     private let connector: any FeedBackendConnector
     private let insertPreset: Preset
@@ -43,6 +43,18 @@ public final class TimedBackend: ReplayBackend {
 
     public func rows(ids: [Int64]) throws -> RowBatch {
         try source.rows(ids: ids)
+    }
+
+    /// On a backend that answers later (an HTTP feed API), the page request starts on the
+    /// worker's I/O and the replay goes on meanwhile; `nil` (run at once) otherwise.
+    public func startPage(_ request: FeedController.FetchRequest) -> DeferredAnswer<Page>? {
+        guard source.deferred != nil, source.mode == .keyset else { return nil }
+        return source.startPage(request)
+    }
+
+    public func startRows(ids: [Int64]) -> DeferredAnswer<RowBatch>? {
+        guard source.deferred != nil else { return nil }
+        return source.startRows(ids: ids)
     }
 
     /// Inserts `count` items at the head now (`t` is not used: the head moves with the writers).

@@ -35,7 +35,7 @@ let benchHTTPCommand = Command(
         }
         signal(SIGPIPE, SIG_IGN)
         let server = try FeedServer(configuration: FeedServer.Configuration(host: "127.0.0.1", port: 0, threads: threads)) {
-            try SQLiteCatalog(path: db)
+            try DatabaseCatalog(db)
         }
         defer { server.stop() }
         let source = "http://127.0.0.1:\(server.port)"
