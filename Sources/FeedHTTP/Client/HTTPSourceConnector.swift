@@ -43,14 +43,16 @@ public final class HTTPSourceConnector: FeedBackendConnector, WorkerIOProviding,
     /// The URL the sessions page through (`…/v1/feeds/{feed}/items` for a bare `feedsim` origin).
     public var pageURL: String { (try? makeBackend().source) ?? source }
 
-    private func makeBackend() throws -> HTTPFeedBackend {
+    private func makeBackend(truth: (any FeedBackend)? = nil) throws -> HTTPFeedBackend {
         try HTTPFeedBackend(
             source: source, convention: convention, client: try HTTPClient(headers: headers, timeoutMs: timeoutMs),
-            feed: feed)
+            feed: feed, truth: truth)
     }
 
+    /// A session's backend, with a connection to the database behind the API (`--truth-db`) for
+    /// its replay's gap check.
     public func connect() throws -> any FeedBackend {
-        let backend = try makeBackend()
+        let backend = try makeBackend(truth: try truth?.connect())
         lock.withLock { created.append(backend) }
         return backend
     }

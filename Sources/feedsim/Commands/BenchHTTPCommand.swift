@@ -1,6 +1,7 @@
 import FeedResources
 import FeedHTTP
 import FeedModel
+import FeedSimBenchmarks
 import FeedStore
 import Foundation
 
@@ -45,12 +46,13 @@ let benchHTTPCommand = Command(
         let script = directory.appendingPathComponent("pages.lua").path
         try HTTPBenchmark.wrkScript(paths: paths).write(toFile: script, atomically: true, encoding: .utf8)
         if standardErrorIsTerminal { printError("bench http: \(count) items, \(urls.count) page URLs; FeedSim sessions…") }
-        let feedsim = HTTPBenchmark.runSessions(source: source, configuration: configuration)
+        let workers = min(connections, 2)  // as many threads as wrk's
+        let (feedsim, load) = try HTTPLoadSide.run(source: source, database: db, workers: workers, configuration: configuration)
         if standardErrorIsTerminal { printError("bench http: wrk…") }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: wrk)
         process.arguments = [
-            "-t", String(min(connections, 2)), "-c", String(connections), "-d", "\(Int(seconds.rounded(.up)))s", "-s", script, source,
+            "-t", String(workers), "-c", String(connections), "-d", "\(Int(seconds.rounded(.up)))s", "-s", script, source,
         ]
         let pipe = Pipe()
         process.standardOutput = pipe
@@ -78,7 +80,10 @@ let benchHTTPCommand = Command(
                 line("feedsim", feedsim),
                 line("wrk", wrkSide),
                 String(format: "ratio     %.3f", report.ratio) + (report.withinTarget ? "  within target" : "  BELOW TARGET"),
-                "FeedSim's side: pagination sessions through the HTTP backend (a walk loop; feedsim load still reads SQLite only)",
+                "FeedSim's side: feedsim load --source pagination sessions (\(connections) sessions of \(configuration.pagesPerSession) "
+                    + "pages on \(workers) workers, one libcurl multi handle each; \(load.sessions.completed) sessions completed, "
+                    + "\(load.consistency.duplicates) duplicates, \(load.consistency.skips) skips against the served database); "
+                    + "wrk: -t \(workers) -c \(connections)",
             ].joined(separator: "\n"))
         return 0
     }

@@ -60,7 +60,7 @@ let loadCommand = Command(
         OptionSpec(
             "--html", .value, "FILE",
             help: "Write a self-contained HTML report (throughput, latency per query kind, sessions, errors, blank area over time)."),
-    ] + LayoutOptions.specs + LoadCommandSupport.replaySpecs + TraceImportParsing.specs + SourceOptions.specs,
+    ] + LayoutOptions.specs + LoadCommandSupport.replaySpecs + TraceImportParsing.specs + SourceOptions.specs + LoadSource.specs,
     run: { arguments in
         let configuration = try LoadCommandSupport.configuration(arguments)
         let stop = StopSignal()
@@ -161,6 +161,7 @@ enum LoadCommandSupport {
             writerPreset: arguments.value("--writer-preset") ?? "mixed", seed: try ReplayOptionsParsing.seed(arguments),
             keepWrites: arguments.flag("--keep-writes"))
         configuration.writeMix = writeMix
+        configuration.session = try LoadSource.sessionKind(arguments)
         return configuration
     }
 

@@ -7,6 +7,28 @@ import Foundation
 /// `feedsim load --source URL --convention NAME|FILE`: the load's sessions and writers against an
 /// HTTP feed API instead of a database (``FeedHTTP/HTTPSourceConnector``).
 enum LoadSource {
+    /// `--session` and `--page-budget`: what each session does (any backend).
+    static let specs: [OptionSpec] = [
+        OptionSpec(
+            "--session", .value, "KIND",
+            help: "replay (default): each session replays a trace; pagination: each session pages down the feed as "
+                + "fast as the backend answers (Init, then More), with the rows of each page, for --page-budget pages."),
+        OptionSpec(
+            "--page-budget", "N", accepts: .integer(1...1_000_000), default: "50",
+            help: "Pagination sessions: page requests per session (then a new session starts)."),
+    ]
+
+    /// The session kind `--session` names. - Throws: ``UsageError``.
+    static func sessionKind(_ arguments: ParsedArguments) throws -> SessionKind {
+        switch arguments.value("--session") ?? "replay" {
+        case "replay":
+            if arguments.value("--page-budget") != nil { throw UsageError("--page-budget needs --session pagination") }
+            return .replay
+        case "pagination": return .pagination(pageBudget: try arguments.int("--page-budget") ?? 50)
+        case let other: throw UsageError("--session: expected replay or pagination, got '\(other)'")
+        }
+    }
+
     /// Usage checks of `--source` with the load's other options, before anything is opened:
     /// `--db` and `--source` exclude each other; writers need the convention's insert request (and
     /// its delete request unless `--keep-writes`); an update in `--write-mix` has no HTTP request;
@@ -19,13 +41,13 @@ enum LoadSource {
             }
             return nil
         }
-        if arguments.value("--db") != nil { throw UsageError("give --db or --source, not both") }
+        if arguments.value("--db") != nil { throw UsageError("give --db or --source, not both", showsUsage: false) }
         let convention: Convention
         do { convention = try Convention.load(arguments.value("--convention") ?? "feedsim") } catch let error as ConventionError {
             throw CommandFailure(error.message)
         }
         if arguments.value("--pagination") == "offset" {
-            throw UsageError("--pagination offset: an HTTP feed API is paged by its own cursors (keyset only)")
+            throw UsageError("--pagination offset: an HTTP feed API is paged by its own cursors (keyset only)", showsUsage: false)
         }
         if writers > 0 {
             guard convention.insert != nil else {
