@@ -270,15 +270,21 @@ private let feedSimCurlHeader: feedsim_curl_write_callback = { data, size, count
     guard let data, let context else { return 0 }
     let sink = Unmanaged<HTTPClient.Sink>.fromOpaque(context).takeUnretainedValue()
     let length = size * count
-    let line = data.withMemoryRebound(to: UInt8.self, capacity: length) {
-        String(decoding: UnsafeBufferPointer(start: $0, count: length), as: UTF8.self)
-    }
-    if line.hasPrefix("HTTP/") {
-        sink.headers = [:]
-    } else if let colon = line.firstIndex(of: ":") {
-        let name = line[..<colon].lowercased()
-        let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespacesAndNewlines)
-        sink.headers[name, default: []].append(value)
+    // Bytes, not Foundation: this runs for every header line of every answer.
+    data.withMemoryRebound(to: UInt8.self, capacity: length) { start in
+        let bytes = UnsafeBufferPointer(start: start, count: length)
+        if bytes.starts(with: "HTTP/".utf8) {
+            sink.headers = [:]
+            return
+        }
+        guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")) else { return }
+        func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0D || byte == 0x0A }
+        var first = colon + 1
+        var last = bytes.endIndex
+        while first < last, isSpace(bytes[first]) { first += 1 }
+        while last > first, isSpace(bytes[last - 1]) { last -= 1 }
+        let name = String(decoding: bytes[..<colon].lazy.map { $0 >= 0x41 && $0 <= 0x5A ? $0 + 0x20 : $0 }, as: UTF8.self)
+        sink.headers[name, default: []].append(String(decoding: bytes[first..<last], as: UTF8.self))
     }
     return length
 }

@@ -60,6 +60,10 @@ let benchHTTPCommand = Command(
         try process.run()
         let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
+        var children = rusage()
+        getrusage(RUSAGE_CHILDREN.rawValue, &children)
+        let wrkCPU = Double(children.ru_utime.tv_sec + children.ru_stime.tv_sec)
+            + Double(children.ru_utime.tv_usec + children.ru_stime.tv_usec) / 1e6
         guard let wrkSide = HTTPBenchmark.parseWrk(output) else {
             throw CommandFailure("bench http: could not read wrk's output:\n\(output)")
         }
@@ -84,6 +88,10 @@ let benchHTTPCommand = Command(
                     + "pages on \(workers) workers, one libcurl multi handle each; \(load.sessions.completed) sessions completed, "
                     + "\(load.consistency.duplicates) duplicates, \(load.consistency.skips) skips against the served database); "
                     + "wrk: -t \(workers) -c \(connections)",
+                String(
+                    format: "CPU: feedsim's workers %.2f s (%.0f requests per CPU-second), wrk %.2f s (%.0f per CPU-second); load average %@",
+                    load.cpuSeconds, Double(feedsim.requests) / max(load.cpuSeconds, 1e-9), wrkCPU,
+                    Double(wrkSide.requests) / max(wrkCPU, 1e-9), loadAverage()),
             ].joined(separator: "\n"))
         return 0
     }
@@ -93,4 +101,10 @@ let benchHTTPCommand = Command(
 func findExecutable(_ name: String) -> String? {
     let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
     return path.split(separator: ":").map { "\($0)/\(name)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+}
+
+/// `/proc/loadavg`'s first three fields (the machine may be shared), or `?`.
+func loadAverage() -> String {
+    guard let text = try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8) else { return "?" }
+    return text.split(separator: " ").prefix(3).joined(separator: " ")
 }
