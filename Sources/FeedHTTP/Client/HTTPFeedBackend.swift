@@ -519,6 +519,21 @@ public final class HTTPFeedBackend: FeedBackend {
         return ids
     }
 
+    /// Reads the newest item, then POSTs what `makeItems` returns. Two requests, not one
+    /// transaction: two writers of this process would otherwise both read the same newest item
+    /// and the later one's items would land below the earlier one's, inside what sessions have
+    /// loaded already. Backends sharing a ``headLock`` (a load's writers) take turns.
+    /// - Throws: ``HTTPSourceError``, ``HTTPUnsupportedError``.
+    @discardableResult
+    public func insertAtHead(_ makeItems: (_ newestPublishedAt: Int64?) -> [NewItem]) throws -> [Int64] {
+        guard let headLock else { return try insert(makeItems(try newest(limit: 1).items.first?.publishedAt)) }
+        return try headLock.withLock { try insert(makeItems(try newest(limit: 1).items.first?.publishedAt)) }
+    }
+
+    /// Shared by the writers of one load (``HTTPSourceConnector``), so their reads of the newest
+    /// item and their inserts do not interleave; `nil` for a backend on its own.
+    public var headLock: NSLock?
+
     /// - Throws: ``HTTPUnsupportedError``: no API convention here updates rows.
     @discardableResult
     public func update(_ rows: [ItemRow]) throws -> Int {

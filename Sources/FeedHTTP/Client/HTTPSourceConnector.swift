@@ -57,6 +57,17 @@ public final class HTTPSourceConnector: FeedBackendConnector, WorkerIOProviding,
         return backend
     }
 
+    /// A writer's backend: writers of this load take turns between reading the newest item and
+    /// inserting after it (``HTTPFeedBackend/insertAtHead(_:)``).
+    public func connectWriter() throws -> any FeedBackend {
+        let backend = try makeBackend(truth: try truth?.connect())
+        backend.headLock = headLock
+        lock.withLock { created.append(backend) }
+        return backend
+    }
+
+    private let headLock = NSLock()
+
     public func groundTruthReader(reuseUnchangedSpans: Bool) throws -> any GroundTruthReader {
         if let truth { return try truth.groundTruthReader(reuseUnchangedSpans: reuseUnchangedSpans) }
         return APINewestGroundTruth(backend: try makeBackend())

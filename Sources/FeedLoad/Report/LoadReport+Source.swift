@@ -30,6 +30,9 @@ extension LoadReport {
             self.skipsChecked = skipsChecked
         }
 
+        /// Examples the text report shows (the JSON report has them all).
+        static let textExamples = 3
+
         /// Lines for the text report.
         public var textLines: [String] {
             let versions = httpVersions.keys.sorted().map { "HTTP/\($0) \(httpVersions[$0]!)" }.joined(separator: ", ")
@@ -38,7 +41,10 @@ extension LoadReport {
             let total = problems.values.reduce(0, +)
             lines.append("  API problems: " + (total == 0 ? "none" : "\(total)"))
             for name in problems.keys.sorted() { lines.append("    \(name): \(problems[name]!)") }
-            for example in examples { lines.append("    - \(example)") }
+            for example in examples.prefix(Self.textExamples) { lines.append("    - \(example)") }
+            if examples.count > Self.textExamples {
+                lines.append("    … \(examples.count - Self.textExamples) more examples in the JSON report")
+            }
             return lines
         }
     }
