@@ -47,7 +47,7 @@ let package = Package(
             name: "FeedSimBenchmarks",
             dependencies: [
                 "FeedModel", "FeedResources", "FeedStore", "FeedLayout", "FeedEngine", "FeedReplay", "FeedLoad",
-                "FeedReport", "FeedSimSQLite", "FeedPostgres", "FeedSimPQ",
+                "FeedReport", "FeedHTTP", "FeedSimSQLite", "FeedPostgres", "FeedSimPQ",
             ]),
         .executableTarget(
             name: "feedsim",

@@ -30,4 +30,24 @@ static inline CURLcode feedsim_curl_getinfo_double(CURL *handle, CURLINFO info, 
     return curl_easy_getinfo(handle, info, out);
 }
 
+/// curl_multi_setopt is variadic too: the long form.
+static inline CURLMcode feedsim_curl_multi_setopt_long(CURLM *multi, CURLMoption option, long value) {
+    return curl_multi_setopt(multi, option, value);
+}
+
+/// One finished transfer from curl_multi_info_read: its easy handle and result (the message's
+/// `data` is a union Swift cannot read). Returns 0 when no message is left.
+static inline int feedsim_curl_multi_next_done(CURLM *multi, CURL **handle, CURLcode *result) {
+    int left = 0;
+    CURLMsg *message;
+    while ((message = curl_multi_info_read(multi, &left)) != NULL) {
+        if (message->msg == CURLMSG_DONE) {
+            *handle = message->easy_handle;
+            *result = message->data.result;
+            return 1;
+        }
+    }
+    return 0;
+}
+
 #endif

@@ -30,7 +30,7 @@ import Testing
         try FeedServer(
             configuration: FeedServer.Configuration(
                 host: "127.0.0.1", port: 0, threads: threads, connectionTimeoutSeconds: timeoutSeconds, planner: planner)
-        ) { try SQLiteCatalog(path: db) }
+        ) { try DatabaseCatalog(db) }
     }
 
     /// Five hand-made items in feed `home`: ids 1...5 published at 1000, 2000, 2000, 3000, 4000 ms,

@@ -1,4 +1,5 @@
 import FeedSimTestSupport
+import FeedHTTP
 import Foundation
 import Testing
 
@@ -106,6 +107,51 @@ struct PostgresCommandLineTests {
         let postgresReplay = try feedsim(replay + ["--db", uri])
         #expect(postgresReplay.status == 0 && postgresReplay.stdout == sqliteReplay.stdout)
         #expect(postgresReplay.stdout.contains("\"time_to_first_content_ms\""))
+    }
+
+    /// `serve --db postgresql://…` (through `FeedDatabase`, as every other command) answers the
+    /// same pages, rows and placeholder images as `serve` over a SQLite file seeded alike: the
+    /// same bytes, compared as they come off two real sockets.
+    @Test func serveAnswersTheSameBytesAsOverTheSQLiteFileOnPostgreSQL() throws {
+        let binary = try #require(ProcessDeterminismTests.binary)
+        let (schema, uri) = try Self.freshSchema()
+        defer { Self.drop(schema) }
+        let file = directory.appendingPathComponent("served.sqlite").path
+        for db in [file, uri] {
+            #expect(try feedsim(["seed", "--db", db, "--preset", "mixed", "--count", "300", "--seed", "9"]).status == 0)
+        }
+        var origins: [String] = []
+        var children: [ChildProcess] = []
+        defer { for child in children { child.send(SIGTERM); _ = child.wait() } }
+        for db in [file, uri] {
+            let child = try ChildProcess(binary.path, ["serve", "--db", db, "--listen", "127.0.0.1:0", "--threads", "2"])
+            children.append(child)
+            let line = try #require(child.waitForLine(startingWith: "feedsim serve: listening on"), "\(child.standardError)")
+            let port = try #require(line.components(separatedBy: "http://127.0.0.1:").last?.prefix { $0.isNumber })
+            origins.append("http://127.0.0.1:\(port)")
+        }
+        #expect(!children[1].standardOutput.contains("password"))
+        let client = try HTTPClient()
+        var targets = ["/v1/feeds", "/v1/feeds/home/items?limit=25", "/v1/items?ids=1,2,3,150,300", "/v1/images/7.svg"]
+        // Follow three More cursors as the SQLite server hands them out: the PostgreSQL one must agree.
+        var next = try #require(
+            (try JSONSerialization.jsonObject(with: Data(try client.get(origins[0] + targets[1]).body)) as? [String: Any])?[
+                "next_cursor"] as? String)
+        for _ in 0..<3 {
+            let target = "/v1/feeds/home/items?limit=25&after=" + next
+            targets.append(target)
+            let body = try client.get(origins[0] + target).body
+            next = try #require((try JSONSerialization.jsonObject(with: Data(body)) as? [String: Any])?["next_cursor"] as? String)
+        }
+        targets.append("/v1/feeds/nope/items")
+        for target in targets {
+            let onSQLite = try client.get(origins[0] + target)
+            let onPostgres = try client.get(origins[1] + target)
+            #expect(onPostgres.status == onSQLite.status, "\(target)")
+            #expect(onPostgres.body == onSQLite.body, "\(target)")
+        }
+        #expect(try client.get(origins[1] + "/v1/feeds/home/items?limit=25").status == 200)
+        #expect(try client.get(origins[1] + "/v1/feeds/nope/items").status == 404)
     }
 
     @Test func libpqEnvironmentVariablesFillWhatTheURILeavesOutOnPostgreSQL() throws {

@@ -2,15 +2,11 @@ import FeedModel
 import Foundation
 import Synchronization
 
-/// `feedsim bench http`: FeedSim's HTTP client walking pages of a running `feedsim serve`,
-/// beside `wrk` requesting the same page URLs at the same connection count, in the same run.
-///
-/// FeedSim's side is pagination sessions through ``HTTPFeedBackend`` (the `feedsim` convention):
-/// each connection is one thread with its own backend and libcurl handle, walking More from the
-/// newest page for ``Configuration/pagesPerSession`` pages, then starting over, every answer
-/// checked. (The load tester, `feedsim load`, still reads SQLite only; once it runs over any
-/// backend this is the loop it runs.) wrk's side replays the page URLs of one such walk in turn.
-/// The ratio is FeedSim's requests/s ÷ wrk's; FeedSim's client is fast enough when it is ≥ 0.5.
+/// `feedsim bench http`: the load tester's pagination sessions against a running `feedsim serve`
+/// (`feedsim load --source`, run by `FeedSimBenchmarks.HTTPLoadSide`), beside `wrk` requesting the
+/// same page URLs at the same connection count, in the same run. wrk's side replays the page URLs
+/// of one walk (``pageURLs(source:pageSize:pages:)``) in turn. The ratio is FeedSim's requests/s ÷
+/// wrk's; the load tester is fast enough when it is ≥ 0.5.
 public enum HTTPBenchmark {
     public struct Configuration: Sendable {
         public var connections: Int
@@ -31,6 +27,13 @@ public enum HTTPBenchmark {
         public var seconds: Double
         public var requestsPerSecond: Double
         public var errors: Int
+
+        public init(requests: Int, seconds: Double, requestsPerSecond: Double, errors: Int) {
+            self.requests = requests
+            self.seconds = seconds
+            self.requestsPerSecond = requestsPerSecond
+            self.errors = errors
+        }
     }
 
     public struct Report: Sendable, Codable {
@@ -67,51 +70,6 @@ public enum HTTPBenchmark {
             request = .after(fetched.page.lastCursor, token)
         }
         return urls
-    }
-
-    /// Runs FeedSim's sessions against `source` for the configured time.
-    public static func runSessions(source: String, configuration: Configuration) -> Side {
-        let requests = Atomic<Int>(0)
-        let errors = Atomic<Int>(0)
-        let start = monotonicNanoseconds()
-        let end = start + UInt64(configuration.seconds * 1e9)
-        let group = DispatchGroup()
-        for _ in 0..<configuration.connections {
-            group.enter()
-            let thread = Thread {
-                defer { group.leave() }
-                guard let client = try? HTTPClient(),
-                    let backend = try? HTTPFeedBackend(source: source, convention: .feedsim, client: client)
-                else {
-                    errors.wrappingAdd(1, ordering: .relaxed)
-                    return
-                }
-                var done = 0
-                var failed = 0
-                while monotonicNanoseconds() < end {
-                    var request: HTTPFeedBackend.PageRequest = .newest
-                    for _ in 0..<configuration.pagesPerSession {
-                        guard monotonicNanoseconds() < end else { break }
-                        guard let fetched = try? backend.fetch(request, limit: configuration.pageSize) else {
-                            failed += 1
-                            break
-                        }
-                        done += 1
-                        guard fetched.page.hasMoreAfter, let token = fetched.nextToken else { break }
-                        request = .after(fetched.page.lastCursor, token)
-                    }
-                }
-                requests.wrappingAdd(done, ordering: .relaxed)
-                errors.wrappingAdd(failed + backend.audit.problemCount, ordering: .relaxed)
-            }
-            thread.start()
-        }
-        group.wait()
-        let seconds = Double(monotonicNanoseconds() - start) / 1e9
-        let count = requests.load(ordering: .relaxed)
-        return Side(
-            requests: count, seconds: seconds, requestsPerSecond: Double(count) / seconds,
-            errors: errors.load(ordering: .relaxed))
     }
 
     /// The Lua script that makes wrk request `paths` in turn.

@@ -1,5 +1,6 @@
 internal import FeedSimCurl
 import Foundation
+import Synchronization
 
 /// What came back for one request.
 public struct HTTPExchange: Sendable {
@@ -45,7 +46,7 @@ public final class HTTPClient {
     ///   - timeoutMs: the most a request may take, connection included (default 10 s).
     /// - Throws: ``HTTPClientError`` when libcurl cannot create a handle or rejects a header.
     public init(headers: [String] = [], timeoutMs: Int = 10_000) throws {
-        _ = HTTPClient.globalInit
+        _ = HTTPClient.globalSetUp
         guard let handle = curl_easy_init() else { throw HTTPClientError("libcurl could not create a handle") }
         self.handle = handle
         self.headers = headers
@@ -63,10 +64,11 @@ public final class HTTPClient {
     deinit {
         curl_slist_free_all(headerList)
         curl_easy_cleanup(handle)
+        for handle in spare { curl_easy_cleanup(handle) }
     }
 
     /// libcurl's process-wide set-up, once (thread-safe since 7.84 where the build supports it).
-    private static let globalInit: Void = {
+    static let globalSetUp: Void = {
         curl_global_init(Int(CURL_GLOBAL_DEFAULT))
     }()
 
@@ -92,49 +94,141 @@ public final class HTTPClient {
     }
 
     private func perform(method: String, url: String, body: [UInt8]?, contentType: String?) throws -> HTTPExchange {
-        let sink = Sink()
+        let transfer = HTTPTransfer(client: self, handle: handle, url: url)
+        configure(transfer, method: method, body: body, contentType: contentType)
+        let code = withExtendedLifetime(transfer) { curl_easy_perform(handle) }
+        return try transfer.exchange(code: code)
+    }
+
+    /// Starts `GET url` on the calling thread's multi handle (``HTTPMultiDriver/current``), or runs
+    /// it at once when the thread has none; the transfer tells when it is done.
+    public func startGet(_ url: String) -> HTTPTransfer {
+        let transfer = HTTPTransfer(client: self, handle: takeSpareHandle(), url: url)
+        configure(transfer, method: "GET", body: nil, contentType: nil)
+        if let driver = HTTPMultiDriver.current {
+            driver.add(transfer)
+        } else {
+            transfer.complete(code: curl_easy_perform(transfer.handle))
+        }
+        return transfer
+    }
+
+    /// Easy handles of finished asynchronous transfers, kept for the next one: a multi handle keeps
+    /// the connections, so a session with a page and a row batch on the wire at once needs two
+    /// easy handles but no second connection set-up.
+    private var spare: [UnsafeMutableRawPointer] = []
+    /// Guards ``spare``: a transfer given up by its owner is released on the thread driving it.
+    private let spareLock = NSLock()
+
+    private func takeSpareHandle() -> UnsafeMutableRawPointer {
+        if let handle = spareLock.withLock({ spare.popLast() }) { return handle }
+        guard let handle = curl_easy_init() else { preconditionFailure("libcurl could not create an easy handle") }
+        return handle
+    }
+
+    /// A finished transfer's easy handle, back to the spares (the sync handle is never given back).
+    func giveBack(_ handle: UnsafeMutableRawPointer) {
+        guard handle != self.handle else { return }
+        spareLock.withLock { spare.append(handle) }
+    }
+
+    private func configure(_ transfer: HTTPTransfer, method: String, body: [UInt8]?, contentType: String?) {
+        let handle = transfer.handle
         var extra = headerList
-        var ownedList: UnsafeMutablePointer<curl_slist>?
         if let contentType {
             // The shared list plus Content-Type, for this request only.
             for line in headers + ["Accept: application/json", "Content-Type: \(contentType)"] {
-                ownedList = curl_slist_append(ownedList, line)
+                transfer.ownedList = curl_slist_append(transfer.ownedList, line)
             }
-            extra = ownedList
+            extra = transfer.ownedList
         }
-        defer { curl_slist_free_all(ownedList) }
         curl_easy_reset(handle)  // options only: the connection cache survives a reset
         feedsim_curl_setopt_long(handle, CURLOPT_NOSIGNAL, 1)
         feedsim_curl_setopt_long(handle, CURLOPT_HTTP_VERSION, CURL_HTTP_VERSION_2TLS)
+        // On a multi handle: wait for an HTTP/2 connection that can multiplex rather than open another.
+        feedsim_curl_setopt_long(handle, CURLOPT_PIPEWAIT, 1)
         feedsim_curl_setopt_long(handle, CURLOPT_TIMEOUT_MS, timeoutMs)
         feedsim_curl_setopt_long(handle, CURLOPT_CONNECTTIMEOUT_MS, min(timeoutMs, 5000))
         feedsim_curl_setopt_long(handle, CURLOPT_TCP_NODELAY, 1)
         feedsim_curl_setopt_pointer(handle, CURLOPT_USERAGENT, "feedsim/1")
         feedsim_curl_setopt_pointer(handle, CURLOPT_ACCEPT_ENCODING, "")  // every encoding libcurl decodes
         feedsim_curl_setopt_pointer(handle, CURLOPT_HTTPHEADER, extra)
-        let context = Unmanaged.passUnretained(sink).toOpaque()
+        let context = Unmanaged.passUnretained(transfer.sink).toOpaque()
         feedsim_curl_setopt_write_function(handle, CURLOPT_WRITEFUNCTION, feedSimCurlWrite)
         feedsim_curl_setopt_pointer(handle, CURLOPT_WRITEDATA, context)
         feedsim_curl_setopt_write_function(handle, CURLOPT_HEADERFUNCTION, feedSimCurlHeader)
         feedsim_curl_setopt_pointer(handle, CURLOPT_HEADERDATA, context)
-        let code: CURLcode = url.withCString { urlText in
-            feedsim_curl_setopt_pointer(handle, CURLOPT_URL, urlText)
-            if method != "GET" { feedsim_curl_setopt_pointer(handle, CURLOPT_CUSTOMREQUEST, method) }
-            if let body {
-                return body.withUnsafeBytes { bytes in
-                    feedsim_curl_setopt_long(handle, CURLOPT_POSTFIELDSIZE, bytes.count)
-                    feedsim_curl_setopt_pointer(handle, CURLOPT_POSTFIELDS, bytes.baseAddress)
-                    return withExtendedLifetime(sink) { curl_easy_perform(handle) }
-                }
+        // libcurl copies string options (CURLOPT_URL, CUSTOMREQUEST) and COPYPOSTFIELDS.
+        url(transfer.url) { feedsim_curl_setopt_pointer(handle, CURLOPT_URL, $0) }
+        if method != "GET" { feedsim_curl_setopt_pointer(handle, CURLOPT_CUSTOMREQUEST, method) }
+        if let body {
+            body.withUnsafeBytes { bytes in
+                feedsim_curl_setopt_long(handle, CURLOPT_POSTFIELDSIZE, bytes.count)
+                feedsim_curl_setopt_pointer(handle, CURLOPT_COPYPOSTFIELDS, bytes.baseAddress)
             }
-            return withExtendedLifetime(sink) { curl_easy_perform(handle) }
         }
+    }
+
+    private func url(_ text: String, _ body: (UnsafePointer<CChar>) -> Void) {
+        text.withCString(body)
+    }
+}
+
+/// One request on an easy handle: started, then completed by the thread that drives it (the
+/// caller's, or a worker's ``HTTPMultiDriver``), then read by its owner (``exchange(code:)``).
+public final class HTTPTransfer: @unchecked Sendable {  // the sink and handle are the driving thread's until `state` says done (under its lock), then the owner's
+    let client: HTTPClient
+    let handle: UnsafeMutableRawPointer
+    public let url: String
+    let sink = HTTPClient.Sink()
+    var ownedList: UnsafeMutablePointer<curl_slist>?
+    private let state = Mutex<Int32?>(nil)
+    private var read = false
+
+    init(client: HTTPClient, handle: UnsafeMutableRawPointer, url: String) {
+        self.client = client
+        self.handle = handle
+        self.url = url
+    }
+
+    deinit {
+        curl_slist_free_all(ownedList)
+        if !read { client.giveBack(handle) }
+    }
+
+    /// Whether the transfer has finished (answered, failed or abandoned); safe from any thread.
+    public var isDone: Bool { state.withLock { $0 != nil } }
+
+    /// Called once by the driving thread.
+    func complete(code: CURLcode) {
+        state.withLock { $0 = Int32(bitPattern: code.rawValue) }
+    }
+
+    /// The request's time on the wire, ms, once done.
+    public var elapsedMs: Double {
         var seconds = 0.0
         feedsim_curl_getinfo_double(handle, CURLINFO_TOTAL_TIME, &seconds)
+        return seconds * 1000
+    }
+
+    /// The answer of a finished transfer. - Throws: ``HTTPTransportError`` when no HTTP answer arrived.
+    public func exchange() throws -> HTTPExchange {
+        guard let raw = state.withLock({ $0 }) else { preconditionFailure("exchange() before the transfer finished") }
+        return try exchange(code: CURLcode(rawValue: UInt32(bitPattern: raw)))
+    }
+
+    func exchange(code: CURLcode) throws -> HTTPExchange {
+        defer {
+            if !read {
+                read = true
+                client.giveBack(handle)
+            }
+        }
+        let elapsed = elapsedMs
         guard code == CURLE_OK else {
             throw HTTPTransportError(
                 url: url, reason: String(cString: curl_easy_strerror(code)), timedOut: code == CURLE_OPERATION_TIMEDOUT,
-                elapsedMs: seconds * 1000)
+                elapsedMs: elapsed)
         }
         var status = 0
         feedsim_curl_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &status)
@@ -148,7 +242,7 @@ public final class HTTPClient {
         default: versionText = "1.1"
         }
         return HTTPExchange(
-            url: url, status: status, headers: sink.headers, body: sink.body, elapsedMs: seconds * 1000,
+            url: url, status: status, headers: sink.headers, body: sink.body, elapsedMs: elapsed,
             httpVersion: versionText)
     }
 }
@@ -176,15 +270,21 @@ private let feedSimCurlHeader: feedsim_curl_write_callback = { data, size, count
     guard let data, let context else { return 0 }
     let sink = Unmanaged<HTTPClient.Sink>.fromOpaque(context).takeUnretainedValue()
     let length = size * count
-    let line = data.withMemoryRebound(to: UInt8.self, capacity: length) {
-        String(decoding: UnsafeBufferPointer(start: $0, count: length), as: UTF8.self)
-    }
-    if line.hasPrefix("HTTP/") {
-        sink.headers = [:]
-    } else if let colon = line.firstIndex(of: ":") {
-        let name = line[..<colon].lowercased()
-        let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespacesAndNewlines)
-        sink.headers[name, default: []].append(value)
+    // Bytes, not Foundation: this runs for every header line of every answer.
+    data.withMemoryRebound(to: UInt8.self, capacity: length) { start in
+        let bytes = UnsafeBufferPointer(start: start, count: length)
+        if bytes.starts(with: "HTTP/".utf8) {
+            sink.headers = [:]
+            return
+        }
+        guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")) else { return }
+        func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0D || byte == 0x0A }
+        var first = colon + 1
+        var last = bytes.endIndex
+        while first < last, isSpace(bytes[first]) { first += 1 }
+        while last > first, isSpace(bytes[last - 1]) { last -= 1 }
+        let name = String(decoding: bytes[..<colon].lazy.map { $0 >= 0x41 && $0 <= 0x5A ? $0 + 0x20 : $0 }, as: UTF8.self)
+        sink.headers[name, default: []].append(String(decoding: bytes[first..<last], as: UTF8.self))
     }
     return length
 }

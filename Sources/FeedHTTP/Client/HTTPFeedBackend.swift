@@ -9,6 +9,11 @@ public struct HTTPSourceError: Error, CustomStringConvertible, Sendable {
     public var description: String { "\(url): \(problem.rawValue): \(detail)" }
 }
 
+extension HTTPSourceError: NamedErrorCode {
+    /// `http_status`, `timeout`, `malformed_json`, … (the audit's problem names).
+    public var codeName: String { "http_" + problem.rawValue.replacingOccurrences(of: "http_", with: "") }
+}
+
 /// A write the convention has no request for.
 public struct HTTPUnsupportedError: Error, CustomStringConvertible, Sendable {
     public var operation: String
@@ -115,14 +120,14 @@ public final class HTTPFeedBackend: FeedBackend {
         public var unchangedCursor = false
     }
 
-    private func token(after cursor: Cursor) throws -> String {
+    func token(after cursor: Cursor) throws -> String {
         if let token = afterTokens[cursor] { return token }
         if convention.keysetCursors == true { return cursor.text }
         audit.record(.noCursor, url: source, "no cursor known for the items after \(cursor.id)")
         throw HTTPSourceError(problem: .noCursor, url: source, detail: "no cursor known for the items after \(cursor.id)")
     }
 
-    private func token(before cursor: Cursor) throws -> String {
+    func token(before cursor: Cursor) throws -> String {
         if let token = beforeTokens[cursor] { return token }
         if convention.keysetCursors == true { return cursor.text }
         audit.record(.noCursor, url: source, "no cursor known for the items before \(cursor.id)")
@@ -132,6 +137,27 @@ public final class HTTPFeedBackend: FeedBackend {
     /// Requests one page, checks it and records its cursors.
     /// - Throws: ``HTTPSourceError`` when the request fails or its body cannot be read.
     public func fetch(_ request: PageRequest, limit: Int) throws -> FetchedPage {
+        let (url, sent, bound) = try pageURL(request, limit: limit)
+        let exchange = try send { try client.get(url) }
+        return try readPage(exchange, request: request, sent: sent, bound: bound)
+    }
+
+    /// Starts one page request on the calling thread's ``HTTPMultiDriver`` (at once without one);
+    /// the answer is read and checked, as ``fetch(_:limit:)`` does, when its owner polls it.
+    public func startFetch(_ request: PageRequest, limit: Int) -> DeferredAnswer<FetchedPage> {
+        let url: String
+        let sent: String?
+        let bound: Cursor?
+        do { (url, sent, bound) = try pageURL(request, limit: limit) } catch { return DeferredAnswer(.failure(error)) }
+        let transfer = client.startGet(url)
+        return DeferredAnswer(isDone: { transfer.isDone }, elapsed: { transfer.elapsedMs }) { [self] in
+            let exchange = try send { try transfer.exchange() }
+            return try readPage(exchange, request: request, sent: sent, bound: bound)
+        }
+    }
+
+    /// The URL of a page request, the API cursor it sends and the keyset cursor it is bounded by.
+    private func pageURL(_ request: PageRequest, limit: Int) throws -> (String, String?, Cursor?) {
         let url: String
         var sent: String?
         var bound: Cursor?
@@ -149,7 +175,12 @@ public final class HTTPFeedBackend: FeedBackend {
                 url = expand((isAfter ? convention.after : convention.before) ?? convention.first, limit: limit, cursor: token)
             }
         }
-        let exchange = try send { try client.get(url) }
+        return (url, sent, bound)
+    }
+
+    /// Checks a page's answer and records its cursors.
+    private func readPage(_ exchange: HTTPExchange, request: PageRequest, sent: String?, bound: Cursor?) throws -> FetchedPage {
+        let url = exchange.url
         let document = try json(exchange)
         guard let rawItems = itemsPointer.resolve(document) as? [Any] else {
             throw fail(.missingField, url, "no items array at \(itemsPointer)")
@@ -403,34 +434,64 @@ public final class HTTPFeedBackend: FeedBackend {
     // MARK: - Rows and writes
 
     public func rows(ids: [Int64]) throws -> RowBatch {
-        guard let template = convention.rows else {
-            var rows: [ItemRow] = []
-            var missing: [Int64] = []
-            for id in ids {
-                if let row = rowCache[id] { rows.append(row) } else { missing.append(id) }
-            }
-            return RowBatch(rows: rows, missing: missing)
-        }
+        guard let template = convention.rows else { return cachedRows(ids) }
         var found: [Int64: ItemRow] = [:]
-        let rowsPointer = try JSONPointer(convention.rowsItems ?? "/items")
-        var start = 0
-        while start < ids.count {
-            let chunk = Array(ids[start..<min(ids.count, start + 100)])
-            start += chunk.count
+        for chunk in Self.chunks(ids) {
             let url = expand(template, ids: chunk)
-            let exchange = try send { try client.get(url) }
-            guard let list = rowsPointer.resolve(try json(exchange)) as? [Any] else {
-                throw fail(.missingField, url, "no rows array at \(rowsPointer)")
-            }
-            for (index, raw) in list.enumerated() {
-                guard let id = itemID(fieldPointers["id"]?.resolve(raw)) else {
-                    audit.record(.missingField, url: url, "rows[\(index)] has no usable 'id'")
-                    continue
-                }
-                func text(_ field: String) -> String { fieldPointers[field]?.resolve(raw) as? String ?? "" }
-                found[id] = ItemRow(id: id, title: text("title"), author: text("author"), payload: text("payload"))
-            }
+            try readRows(try send { try client.get(url) }, into: &found)
         }
+        return batch(ids, found)
+    }
+
+    /// Starts the row requests of `ids` (100 ids a request) on the calling thread's
+    /// ``HTTPMultiDriver``; read as ``rows(ids:)`` reads them when the owner polls the answer.
+    public func startRows(ids: [Int64]) -> DeferredAnswer<RowBatch> {
+        guard let template = convention.rows else { return DeferredAnswer(.success(cachedRows(ids))) }
+        let transfers = Self.chunks(ids).map { client.startGet(expand(template, ids: $0)) }
+        return DeferredAnswer(
+            isDone: { transfers.allSatisfy(\.isDone) }, elapsed: { transfers.map(\.elapsedMs).max() }
+        ) { [self] in
+            var found: [Int64: ItemRow] = [:]
+            var firstError: (any Error)?
+            for transfer in transfers {
+                do { try readRows(try send { try transfer.exchange() }, into: &found) } catch {
+                    firstError = firstError ?? error
+                }
+            }
+            if let firstError { throw firstError }
+            return batch(ids, found)
+        }
+    }
+
+    private static func chunks(_ ids: [Int64]) -> [[Int64]] {
+        stride(from: 0, to: ids.count, by: 100).map { Array(ids[$0..<min(ids.count, $0 + 100)]) }
+    }
+
+    private func cachedRows(_ ids: [Int64]) -> RowBatch {
+        var rows: [ItemRow] = []
+        var missing: [Int64] = []
+        for id in ids {
+            if let row = rowCache[id] { rows.append(row) } else { missing.append(id) }
+        }
+        return RowBatch(rows: rows, missing: missing)
+    }
+
+    private func readRows(_ exchange: HTTPExchange, into found: inout [Int64: ItemRow]) throws {
+        let rowsPointer = try JSONPointer(convention.rowsItems ?? "/items")
+        guard let list = rowsPointer.resolve(try json(exchange)) as? [Any] else {
+            throw fail(.missingField, exchange.url, "no rows array at \(rowsPointer)")
+        }
+        for (index, raw) in list.enumerated() {
+            guard let id = itemID(fieldPointers["id"]?.resolve(raw)) else {
+                audit.record(.missingField, url: exchange.url, "rows[\(index)] has no usable 'id'")
+                continue
+            }
+            func text(_ field: String) -> String { fieldPointers[field]?.resolve(raw) as? String ?? "" }
+            found[id] = ItemRow(id: id, title: text("title"), author: text("author"), payload: text("payload"))
+        }
+    }
+
+    private func batch(_ ids: [Int64], _ found: [Int64: ItemRow]) -> RowBatch {
         var rows: [ItemRow] = []
         var missing: [Int64] = []
         for id in ids {
@@ -457,6 +518,21 @@ public final class HTTPFeedBackend: FeedBackend {
         }
         return ids
     }
+
+    /// Reads the newest item, then POSTs what `makeItems` returns. Two requests, not one
+    /// transaction: two writers of this process would otherwise both read the same newest item
+    /// and the later one's items would land below the earlier one's, inside what sessions have
+    /// loaded already. Backends sharing a ``headLock`` (a load's writers) take turns.
+    /// - Throws: ``HTTPSourceError``, ``HTTPUnsupportedError``.
+    @discardableResult
+    public func insertAtHead(_ makeItems: (_ newestPublishedAt: Int64?) -> [NewItem]) throws -> [Int64] {
+        guard let headLock else { return try insert(makeItems(try newest(limit: 1).items.first?.publishedAt)) }
+        return try headLock.withLock { try insert(makeItems(try newest(limit: 1).items.first?.publishedAt)) }
+    }
+
+    /// Shared by the writers of one load (``HTTPSourceConnector``), so their reads of the newest
+    /// item and their inserts do not interleave; `nil` for a backend on its own.
+    public var headLock: NSLock?
 
     /// - Throws: ``HTTPUnsupportedError``: no API convention here updates rows.
     @discardableResult
@@ -514,4 +590,22 @@ enum FeedPath {
 
     static func segment(_ text: String) -> String { text.addingPercentEncoding(withAllowedCharacters: unreserved) ?? text }
     static func queryValue(_ text: String) -> String { text.addingPercentEncoding(withAllowedCharacters: unreserved) ?? text }
+}
+
+extension HTTPFeedBackend: DeferredFeedSource {
+    public func startNewest(limit: Int) -> DeferredAnswer<Page> {
+        startFetch(.newest, limit: limit).map(\.page)
+    }
+
+    public func startAfter(_ cursor: Cursor, limit: Int) -> DeferredAnswer<Page> {
+        do { return startFetch(.after(cursor, try token(after: cursor)), limit: limit).map(\.page) } catch {
+            return DeferredAnswer(.failure(error))
+        }
+    }
+
+    public func startBefore(_ cursor: Cursor, limit: Int) -> DeferredAnswer<Page> {
+        do { return startFetch(.before(cursor, try token(before: cursor)), limit: limit).map(\.page) } catch {
+            return DeferredAnswer(.failure(error))
+        }
+    }
 }

@@ -67,6 +67,14 @@ public struct SourceAudit: Sendable, Equatable {
         return sorted[min(sorted.count - 1, max(0, rank - 1))]
     }
 
+    /// Adds another audit's counts, examples (up to the limit) and request times.
+    public mutating func merge(_ other: SourceAudit) {
+        for (problem, count) in other.counts { counts[problem, default: 0] += count }
+        for example in other.examples where examples.count < Self.exampleLimit { examples.append(example) }
+        requestMs += other.requestMs
+        for (version, count) in other.httpVersions { httpVersions[version, default: 0] += count }
+    }
+
     /// Lines for a report: requests and their times, then each problem kind with its count and examples.
     public var textLines: [String] {
         var lines: [String] = []

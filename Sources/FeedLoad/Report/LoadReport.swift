@@ -126,6 +126,8 @@ public struct LoadReport: Codable, Sendable {
     /// Per stage of a ramped load (one entry, `all`, without stages): pages/s, p99, blank area and
     /// time to first content (``LoadStageReport``).
     public var stages: [LoadStageReport] = []
+    /// What an HTTP feed API under load answered wrong (`--source`), or `nil` for a database.
+    public var source: SourceProblems?
 
     public struct Replays: Codable, Hashable, Sendable {
         public var finished: Int

@@ -101,7 +101,7 @@ public final class LoadRunner: Sendable {
         scheduler = SessionScheduler(
             model: model, workers: configuration.workers,
             duration: .nanoseconds(Int64(configuration.runSeconds * 1e9)), share: share, stop: stop,
-            stages: configuration.stages
+            stages: configuration.stages, io: connector as? any WorkerIOProviding
         ) { index in
             var options = configuration.replay
             options.seed = configuration.replay.seed &+ UInt64(index)

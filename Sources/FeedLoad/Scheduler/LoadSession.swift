@@ -16,6 +16,16 @@ public protocol LoadSession: AnyObject {
     /// consistency check into `metrics`.
     /// - Throws: an error of the final check; it is reported like a failed step.
     func finish(interrupted: Bool, _ metrics: inout LoadMetrics) throws
+
+    /// See the extension's default.
+    var awaitsIO: Bool { get }
+}
+
+extension LoadSession {
+    /// Whether the session's last step left it waiting for a request on its worker's
+    /// ``FeedModel/WorkerIO`` (an HTTP page on the worker's multi handle): the worker then keeps it
+    /// aside, drives its I/O, and hands it back to the queue once this is `false`. Default `false`.
+    public var awaitsIO: Bool { false }
 }
 
 /// How sessions arrive.

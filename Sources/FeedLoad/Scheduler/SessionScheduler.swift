@@ -1,3 +1,4 @@
+import FeedModel
 import Foundation
 import Synchronization
 
@@ -36,6 +37,8 @@ public final class SessionScheduler: Sendable {
     /// The run's end, set when it starts: a turn of steps stops there too (a session running
     /// behind its pacing on a busy machine asks for no wait, and would otherwise run on past it).
     private let deadline = Mutex<ContinuousClock.Instant?>(nil)
+    /// Creates each worker's I/O (one libcurl multi handle per worker for an HTTP feed API), or `nil`.
+    private let io: (any WorkerIOProviding)?
 
     /// - Parameters:
     ///   - workers: threads; defaults to `ProcessInfo.activeProcessorCount`.
@@ -47,11 +50,16 @@ public final class SessionScheduler: Sendable {
     ///     ended at their next step (counted as interrupted; k6's `ramping-vus` with a
     ///     `gracefulRampDown` of 0). Open model: arrivals come at ``LoadStages/arrivalTime(_:)``,
     ///     at most `slots` at once, the rest dropped (k6's `dropped_iterations`).
+    ///   - io: makes each worker's ``FeedModel/WorkerIO``: the worker drives it between steps and
+    ///     waits in it when nothing is due; a session whose step leaves it ``LoadSession/awaitsIO``
+    ///     stays with its worker until its request is answered.
     /// - Precondition: sessions/slots ≥ 1, rate > 0, workers ≥ 1.
     public init(
         model: ArrivalModel, workers: Int = ProcessInfo.processInfo.activeProcessorCount, duration: Duration,
-        share: SessionShare = .all(), stop: StopSignal, stages: LoadStages? = nil, factory: @escaping Factory
+        share: SessionShare = .all(), stop: StopSignal, stages: LoadStages? = nil,
+        io: (any WorkerIOProviding)? = nil, factory: @escaping Factory
     ) {
+        self.io = io
         switch model {
         case .closed(let sessions): precondition(sessions >= 1, "at least one session")
         case .open(let rate, let slots): precondition(rate > 0 && slots >= 1, "a positive rate and a slot")
@@ -121,14 +129,40 @@ public final class SessionScheduler: Sendable {
             let cpu = ThreadCPUClock.now() &- cpuStart
             workerMetrics[worker].metrics.withLock { $0.cpuNanoseconds += cpu }
         }
+        let workerIO = io?.makeWorkerIO()
+        let deadline = state.withLock { $0.startInstant }.map { $0.advanced(by: duration) }
+        /// Sessions waiting for a request on this worker's I/O: popped, so still in flight.
+        var parked: [SessionBox] = []
+        defer { workerIO?.cancelAll() }
         while true {
+            if let workerIO {
+                workerIO.perform()
+                if !parked.isEmpty {
+                    if stop.isSet || clock.now >= (deadline ?? clock.now) {
+                        workerIO.cancelAll()
+                        for box in parked { end(box, interrupted: true, error: nil, on: worker) }
+                        parked.removeAll()
+                    } else {
+                        let ready = parked.filter { !$0.session.awaitsIO }
+                        if !ready.isEmpty {
+                            parked.removeAll { !$0.session.awaitsIO }
+                            let now = clock.now
+                            state.withLock { for box in ready { $0.push(box, due: now) } }
+                        }
+                    }
+                }
+            }
             let now = clock.now
             let job = state.withLock { $0.nextJob(now: now, stopped: stop.isSet, clock: clock) }
             switch job {
             case .exit:
                 return
             case .wait(let delay):
-                Thread.sleep(forTimeInterval: min(delay.seconds, 0.001))
+                if let workerIO {
+                    workerIO.wait(microseconds: Int(min(delay.seconds, 0.001) * 1e6))
+                } else {
+                    Thread.sleep(forTimeInterval: min(delay.seconds, 0.001))
+                }
             case .create(let index):
                 do {
                     let session = try factory(index)
@@ -144,7 +178,7 @@ public final class SessionScheduler: Sendable {
                     state.withLock { $0.ended(failed: true, now: clock.now) }
                 }
             case .step(let box):
-                run(box, on: worker)
+                if run(box, on: worker) { parked.append(box) }
             case .abandon(let box):
                 end(box, interrupted: true, error: nil, on: worker)
             case .retire(let box):
@@ -153,7 +187,8 @@ public final class SessionScheduler: Sendable {
         }
     }
 
-    private func run(_ box: SessionBox, on worker: Int) {
+    /// Runs the session's turn. - Returns: `true` when it awaits its worker's I/O (kept aside, not queued).
+    private func run(_ box: SessionBox, on worker: Int) -> Bool {
         do {
             // A session that asks to go on at once (no think time) keeps its worker for up to
             // `stepsPerTurn` steps, so the shared queue's lock is taken once per turn, not per step.
@@ -161,13 +196,16 @@ public final class SessionScheduler: Sendable {
             let next = try workerMetrics[worker].metrics.withLock { metrics in
                 var next = try box.session.step(&metrics)
                 var steps = 1
-                while next == .zero && steps < Self.stepsPerTurn && !stop.isSet && clock.now < runEnd {
+                while next == .zero && steps < Self.stepsPerTurn && !stop.isSet && clock.now < runEnd
+                    && !box.session.awaitsIO
+                {
                     next = try box.session.step(&metrics)
                     steps += 1
                 }
                 return next
             }
             if let next {
+                if box.session.awaitsIO { return true }
                 state.withLock { $0.push(box, due: clock.now.advanced(by: next)) }
             } else {
                 end(box, interrupted: false, error: nil, on: worker)
@@ -176,6 +214,7 @@ public final class SessionScheduler: Sendable {
             workerMetrics[worker].metrics.withLock { $0.recordError(error) }
             end(box, interrupted: true, error: error, on: worker)
         }
+        return false
     }
 
     private func end(_ box: SessionBox, interrupted: Bool, error: (any Error)?, on worker: Int, retired: Bool = false) {

@@ -55,6 +55,13 @@ public final class PaginationLoadSession: LoadSession {
     private var started = false
     /// The ids of one row statement, refilled for each (one buffer for the session's life).
     private var rowIDs: [Int64] = []
+    /// On a backend that answers later (an HTTP feed API): requests go onto the worker's I/O and
+    /// the session waits aside (``awaitsIO``) instead of holding its worker.
+    private let deferredMode: Bool
+    /// The page request on the wire, in ``deferredMode``.
+    private var pendingPage: (request: FeedController.FetchRequest, answer: DeferredAnswer<Page>)?
+    /// The row requests of the last page's items on the wire, in ``deferredMode``.
+    private var pendingRows: [DeferredAnswer<RowBatch>] = []
 
     /// The walks down the feed the store returned so far, in load order (see ``TimedFeedSource``).
     public var walks: [Walk] { backend.source.walks }
@@ -94,6 +101,14 @@ public final class PaginationLoadSession: LoadSession {
         backend = TimedBackend(
             backend: connections.backend, connector: pool.connector, mode: mode, insertPreset: insertPreset, seed: seed)
         self.connections = connections
+        deferredMode = backend.source.deferred != nil && mode == .keyset
+    }
+
+    /// Whether a page or row request of this session is still on the wire (polling reads answers
+    /// that arrived, on the calling thread: the session's owner's).
+    public var awaitsIO: Bool {
+        if let pendingPage, pendingPage.answer.poll() == nil { return true }
+        return pendingRows.contains { $0.poll() == nil }
     }
 
     /// Runs one page request (and the rows of what it brought), or a due retry.
@@ -105,6 +120,7 @@ public final class PaginationLoadSession: LoadSession {
             metrics.replayNanoseconds += MonotonicClock.since(stepStart)
             backend.flush(into: &metrics)
         }
+        if deferredMode { return try stepDeferred() }
         if !started {
             started = true
             try perform(controller.start(now: now))
@@ -129,6 +145,39 @@ public final class PaginationLoadSession: LoadSession {
             try perform(actions)
         }
         return pagesLoaded < pageBudget && !(requests.isEmpty && retries.isEmpty) ? .zero : nil
+    }
+
+    /// ``step(_:)`` in ``deferredMode``: reads what arrived, then starts the next request and
+    /// returns at once; the scheduler keeps the session aside until the answer is there.
+    private func stepDeferred() throws -> Duration? {
+        if !started {
+            started = true
+            try perform(controller.start(now: now))
+        }
+        if !pendingRows.isEmpty {
+            guard !pendingRows.contains(where: { $0.poll() == nil }) else { return .zero }
+            let answers = pendingRows
+            pendingRows = []
+            for answer in answers { _ = try answer.poll()?.get() }  // a failed row fetch ends the session
+        }
+        if let pending = pendingPage {
+            guard let result = pending.answer.poll() else { return .zero }
+            pendingPage = nil
+            switch result {
+            case .success(let page): try perform(controller.pageArrived(pending.request, page: page, now: now))
+            case .failure(let error): try perform(controller.pageFailed(pending.request, error: "\(error)", now: now))
+            }
+            if !pendingRows.isEmpty { return .zero }
+        }
+        if requests.isEmpty, !retries.isEmpty {
+            now = max(now, retries.removeFirst())
+            try perform(controller.tick(now: now))
+        }
+        guard pagesLoaded < pageBudget, !requests.isEmpty else { return nil }
+        let request = requests.removeFirst()
+        pagesLoaded += 1
+        pendingPage = (request, backend.source.startPage(request))
+        return .zero
     }
 
     /// Checks every walk against the store now.
@@ -188,7 +237,11 @@ public final class PaginationLoadSession: LoadSession {
             let end = min(start + rowBatchLimit, items.endIndex)
             ids.removeAll(keepingCapacity: true)
             for item in items[start..<end] { ids.append(item.id) }
-            _ = try backend.rows(ids: ids)
+            if deferredMode {
+                pendingRows.append(backend.source.startRows(ids: ids))
+            } else {
+                _ = try backend.rows(ids: ids)
+            }
             start = end
         }
     }

@@ -14,7 +14,7 @@ import FeedResources
 /// after the newest one, so they land at the head even while writers insert; timed as
 /// ``QueryKind/insert``, on a writer connection opened at the first insert). The replay's own gap
 /// check reads its ground truth with the backend's keyset query, untimed.
-public final class TimedBackend: ReplayBackend {
+public final class TimedBackend: DeferredReplayBackend {
     public let source: TimedFeedSource
     private let connector: any FeedBackendConnector
     private let insertPreset: Preset
@@ -45,6 +45,18 @@ public final class TimedBackend: ReplayBackend {
         try source.rows(ids: ids)
     }
 
+    /// On a backend that answers later (an HTTP feed API), the page request starts on the
+    /// worker's I/O and the replay goes on meanwhile; `nil` (run at once) otherwise.
+    public func startPage(_ request: FeedController.FetchRequest) -> DeferredAnswer<Page>? {
+        guard source.deferred != nil, source.mode == .keyset else { return nil }
+        return source.startPage(request)
+    }
+
+    public func startRows(ids: [Int64]) -> DeferredAnswer<RowBatch>? {
+        guard source.deferred != nil else { return nil }
+        return source.startRows(ids: ids)
+    }
+
     /// Inserts `count` items at the head now (`t` is not used: the head moves with the writers).
     /// A failed transaction is rolled back and counted by result code, as a writer's.
     /// - Throws: the backend's error when the insert connection cannot be opened.
@@ -59,8 +71,13 @@ public final class TimedBackend: ReplayBackend {
     /// this much later on its virtual clock (before the latency model's draw).
     public var lastCallMilliseconds: Double { Double(source.lastCallNanoseconds) / 1e6 }
 
+    /// The replay's gap check. On a backend that answers later (an HTTP feed API) the backend's
+    /// own ground truth (the database behind the API with `--truth-db`, else the API's pages), and
+    /// nothing when that fails: the API's failure is counted where its requests are (its audit),
+    /// not as a gap or a violation of the replay.
     public func groundTruth(after cursor: Cursor, limit: Int) throws -> [Item] {
         guard limit > 0 else { return [] }
+        if source.deferred != nil { return (try? source.backend.groundTruth(after: cursor, limit: limit)) ?? [] }
         return try source.backend.after(cursor, limit: limit).items
     }
 

@@ -1,3 +1,4 @@
+import FeedEngine
 import FeedModel
 
 /// How a session pages down the feed.
@@ -81,6 +82,53 @@ public final class TimedFeedSource: PageSource, RowSource {
         let batch = try timed(.rows) { try backend.rows(ids: ids) }
         rowCount += batch.rows.count
         return batch
+    }
+
+    /// The same connection's requests that need not be waited for (an HTTP feed API), or `nil`.
+    public var deferred: (any DeferredFeedSource)? { backend as? any DeferredFeedSource }
+
+    /// Starts a page request on a ``FeedModel/DeferredFeedSource`` backend (keyset only); when the
+    /// answer is polled, it is timed by the request's own time on the wire and recorded in the
+    /// walks, as ``newest(limit:)`` and ``after(_:limit:)`` record theirs.
+    /// - Precondition: ``deferred`` is not `nil` and the mode is keyset.
+    public func startPage(_ request: FeedController.FetchRequest) -> DeferredAnswer<Page> {
+        let (query, limit) = (request.query, request.limit)
+        guard let deferred, mode == .keyset else { preconditionFailure("deferred pages need a deferred keyset backend") }
+        let kind: QueryKind
+        let answer: DeferredAnswer<Page>
+        switch query {
+        case .newest:
+            (kind, answer) = (.newest, deferred.startNewest(limit: limit))
+        case .after(let cursor):
+            (kind, answer) = (.after, deferred.startAfter(cursor, limit: limit))
+        case .before(let cursor):
+            (kind, answer) = (.before, deferred.startBefore(cursor, limit: limit))
+        }
+        return answer.map { [self] page in
+            samples.append((kind, UInt64(max(0, (answer.elapsedMs ?? 0) * 1e6))))
+            count(page)
+            switch query {
+            case .newest: walks.append(Walk(page.items))
+            case .after(let cursor):
+                if walks.last?.last != cursor { walks.append(Walk()) }
+                walks[walks.count - 1].append(page.items)
+            case .before: break
+            }
+            return page
+        }
+        .recordingFailure { [self] in errors.append($0) }
+    }
+
+    /// Starts a row request on a ``FeedModel/DeferredFeedSource`` backend, timed as ``startPage(_:limit:)``.
+    public func startRows(ids: [Int64]) -> DeferredAnswer<RowBatch> {
+        guard let deferred else { preconditionFailure("deferred rows need a deferred backend") }
+        let answer = deferred.startRows(ids: ids)
+        return answer.map { [self] batch in
+            samples.append((.rows, UInt64(max(0, (answer.elapsedMs ?? 0) * 1e6))))
+            rowCount += batch.rows.count
+            return batch
+        }
+        .recordingFailure { [self] in errors.append($0) }
     }
 
     /// Moves the samples and counts gathered since the last call into `metrics`.

@@ -28,3 +28,14 @@ extension ReplayBackend {
     /// A load session's backend returns the measured time (`FeedLoad`'s `TimedBackend`).
     public var lastCallMilliseconds: Double { 0 }
 }
+
+/// A ``ReplayBackend`` that can start a request and answer it later (an HTTP feed API under the
+/// load tester): the replay keeps scrolling while the request is on the wire and delivers the
+/// answer at the first frame after it arrived, plus the latency model's delay (`fixed:0` under
+/// load), so the request's real time is the time the session waits for it.
+public protocol DeferredReplayBackend: ReplayBackend {
+    /// Starts the page query, or `nil` to have it run with ``ReplayBackend/page(_:)``.
+    func startPage(_ request: FeedController.FetchRequest) -> DeferredAnswer<Page>?
+    /// Starts the row fetch, or `nil` to have it run with ``ReplayBackend/rows(ids:)``.
+    func startRows(ids: [Int64]) -> DeferredAnswer<RowBatch>?
+}

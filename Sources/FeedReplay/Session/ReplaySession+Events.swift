@@ -48,6 +48,7 @@ extension ReplaySession {
     @discardableResult
     func deliverDue() throws -> Int {
         var delivered = 0
+        if !deferred.isEmpty { collectDeferred() }
         while let (_, completion) = queue.popDue(at: now) {
             delivered += 1
             switch completion {
@@ -71,6 +72,35 @@ extension ReplaySession {
             }
         }
         return delivered
+    }
+
+    /// Moves the answers of a ``DeferredReplayBackend`` that arrived since the last frame onto the
+    /// queue, due now plus their drawn latency.
+    func collectDeferred() {
+        var waiting: [(request: DeferredRequest, latency: Double)] = []
+        for entry in deferred {
+            switch entry.request {
+            case .page(let request, let answer):
+                guard let result = answer.poll() else {
+                    waiting.append(entry)
+                    continue
+                }
+                switch result {
+                case .success(let page): queue.push(.page(request, .success(page)), at: now + entry.latency)
+                case .failure(let error): queue.push(.page(request, .failure("\(error)")), at: now + entry.latency)
+                }
+            case .rows(let fetchID, let ids, let answer):
+                guard let result = answer.poll() else {
+                    waiting.append(entry)
+                    continue
+                }
+                switch result {
+                case .success(let batch): queue.push(.rows(fetchID: fetchID, ids: ids, batch), at: now + entry.latency)
+                case .failure: queue.push(.rowsFailed(fetchID: fetchID, ids: ids), at: now + entry.latency)
+                }
+            }
+        }
+        deferred = waiting
     }
 
     /// Carries out the controller's actions: issue fetches, apply changes (anchored), record transitions.
@@ -129,6 +159,10 @@ extension ReplaySession {
             queue.push(.page(request, .failure("simulated timeout")), at: now + options.faults.timeoutMs)
         case .success:
             // The answer lands after the query's own time (0 for simulated backends) and the drawn latency.
+            if let answer = (backend as? any DeferredReplayBackend)?.startPage(request) {
+                deferred.append((.page(request, answer), latency))
+                return
+            }
             do {
                 let page = try backend.page(request)
                 queue.push(.page(request, .success(page)), at: now + backend.lastCallMilliseconds + latency)
@@ -164,6 +198,10 @@ extension ReplaySession {
             case .timeout:
                 queue.push(.rowsFailed(fetchID: fetch.id, ids: fetch.itemIDs), at: now + faults.timeoutMs)
             case .success:
+                if let answer = (backend as? any DeferredReplayBackend)?.startRows(ids: fetch.itemIDs) {
+                    deferred.append((.rows(fetchID: fetch.id, ids: fetch.itemIDs, answer), delay))
+                    continue
+                }
                 let batch = try backend.rows(ids: fetch.itemIDs)
                 queue.push(.rows(fetchID: fetch.id, ids: fetch.itemIDs, batch), at: now + backend.lastCallMilliseconds + delay)
             }

@@ -37,6 +37,8 @@ public final class ReplaySession {
     var rowLatencyRNG: SplitMix64
     var rowFaultRNG: SplitMix64
     var queue = EventQueue<Double, Completion>()
+    /// Requests on the wire of a ``DeferredReplayBackend``, in issue order, with the latency to add.
+    var deferred: [(request: DeferredRequest, latency: Double)] = []
     var metrics: FrameMetrics
     var now = 0.0
     var frame = 0
@@ -83,6 +85,12 @@ public final class ReplaySession {
     public var recorder: (any ReplayRecorder)?
 
     /// A simulated answer waiting on the virtual clock.
+    /// A request of a ``DeferredReplayBackend`` still on the wire.
+    enum DeferredRequest {
+        case page(FeedController.FetchRequest, DeferredAnswer<Page>)
+        case rows(fetchID: Int, ids: [Int64], DeferredAnswer<RowBatch>)
+    }
+
     enum Completion {
         case page(FeedController.FetchRequest, PageOutcome)
         case rows(fetchID: Int, ids: [Int64], RowBatch)

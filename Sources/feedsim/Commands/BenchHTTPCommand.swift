@@ -1,6 +1,7 @@
 import FeedResources
 import FeedHTTP
 import FeedModel
+import FeedSimBenchmarks
 import FeedStore
 import Foundation
 
@@ -35,7 +36,7 @@ let benchHTTPCommand = Command(
         }
         signal(SIGPIPE, SIG_IGN)
         let server = try FeedServer(configuration: FeedServer.Configuration(host: "127.0.0.1", port: 0, threads: threads)) {
-            try SQLiteCatalog(path: db)
+            try DatabaseCatalog(db)
         }
         defer { server.stop() }
         let source = "http://127.0.0.1:\(server.port)"
@@ -45,12 +46,13 @@ let benchHTTPCommand = Command(
         let script = directory.appendingPathComponent("pages.lua").path
         try HTTPBenchmark.wrkScript(paths: paths).write(toFile: script, atomically: true, encoding: .utf8)
         if standardErrorIsTerminal { printError("bench http: \(count) items, \(urls.count) page URLs; FeedSim sessions…") }
-        let feedsim = HTTPBenchmark.runSessions(source: source, configuration: configuration)
+        let workers = min(connections, 2)  // as many threads as wrk's
+        let (feedsim, load) = try HTTPLoadSide.run(source: source, database: db, workers: workers, configuration: configuration)
         if standardErrorIsTerminal { printError("bench http: wrk…") }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: wrk)
         process.arguments = [
-            "-t", String(min(connections, 2)), "-c", String(connections), "-d", "\(Int(seconds.rounded(.up)))s", "-s", script, source,
+            "-t", String(workers), "-c", String(connections), "-d", "\(Int(seconds.rounded(.up)))s", "-s", script, source,
         ]
         let pipe = Pipe()
         process.standardOutput = pipe
@@ -58,6 +60,10 @@ let benchHTTPCommand = Command(
         try process.run()
         let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
+        var children = rusage()
+        getrusage(RUSAGE_CHILDREN.rawValue, &children)
+        let wrkCPU = Double(children.ru_utime.tv_sec + children.ru_stime.tv_sec)
+            + Double(children.ru_utime.tv_usec + children.ru_stime.tv_usec) / 1e6
         guard let wrkSide = HTTPBenchmark.parseWrk(output) else {
             throw CommandFailure("bench http: could not read wrk's output:\n\(output)")
         }
@@ -78,7 +84,14 @@ let benchHTTPCommand = Command(
                 line("feedsim", feedsim),
                 line("wrk", wrkSide),
                 String(format: "ratio     %.3f", report.ratio) + (report.withinTarget ? "  within target" : "  BELOW TARGET"),
-                "FeedSim's side: pagination sessions through the HTTP backend (a walk loop; feedsim load still reads SQLite only)",
+                "FeedSim's side: feedsim load --source pagination sessions (\(connections) sessions of \(configuration.pagesPerSession) "
+                    + "pages on \(workers) workers, one libcurl multi handle each; \(load.sessions.completed) sessions completed, "
+                    + "\(load.consistency.duplicates) duplicates, \(load.consistency.skips) skips against the served database); "
+                    + "wrk: -t \(workers) -c \(connections)",
+                String(
+                    format: "CPU: feedsim's workers %.2f s (%.0f requests per CPU-second), wrk %.2f s (%.0f per CPU-second); load average %@",
+                    load.cpuSeconds, Double(feedsim.requests) / max(load.cpuSeconds, 1e-9), wrkCPU,
+                    Double(wrkSide.requests) / max(wrkCPU, 1e-9), loadAverage()),
             ].joined(separator: "\n"))
         return 0
     }
@@ -88,4 +101,10 @@ let benchHTTPCommand = Command(
 func findExecutable(_ name: String) -> String? {
     let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
     return path.split(separator: ":").map { "\($0)/\(name)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+}
+
+/// `/proc/loadavg`'s first three fields (the machine may be shared), or `?`.
+func loadAverage() -> String {
+    guard let text = try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8) else { return "?" }
+    return text.split(separator: " ").prefix(3).joined(separator: " ")
 }

@@ -1,3 +1,4 @@
+import FeedHTTP
 import FeedLoad
 import FeedModel
 import FeedPostgres
@@ -10,7 +11,8 @@ import Foundation
 let loadCommand = Command(
     name: "load",
     summary: "Load-test pagination: many replay sessions on real threads against one store, with writers.",
-    usage: "load --db PATH|URI [--sessions N | --stages RAMP | --arrival-rate R|RAMP --sessions SLOTS] [--duration S] "
+    usage: "load --db PATH|URI | --source URL [--convention NAME|FILE] [--truth-db PATH] "
+        + "[--sessions N | --stages RAMP | --arrival-rate R|RAMP --sessions SLOTS] [--duration S] "
         + "[--time-scale K|max] [--iterations N] [--segment I/N] [--threshold EXPR ... [--abort-on-fail]] [--latency MODEL] "
         + "[--trace FILE ... | --model M,... --trace-duration S] [--writers W --write-rate R] "
         + "[--pagination keyset|offset] [layout and replay options] [--json] [--report FILE] [--html FILE]",
@@ -95,13 +97,20 @@ let loadCommand = Command(
         OptionSpec(
             "--html", .value, "FILE",
             help: "Write a self-contained HTML report (throughput, latency per query kind, sessions, errors, blank area over time)."),
-    ] + LayoutOptions.specs + LoadCommandSupport.replaySpecs + TraceImportParsing.specs,
+    ] + LayoutOptions.specs + LoadCommandSupport.replaySpecs + TraceImportParsing.specs + SourceOptions.specs + LoadSource.specs,
     run: { arguments in
         let configuration = try LoadCommandSupport.configuration(arguments)
         let stop = StopSignal()
         stop.installInterruptHandler()
-        let runner = try LoadRunner(configuration: configuration, stop: stop, openBackend: openLoadBackend)
-        let report = LoadCommandSupport.runWithProgress(runner)
+        let convention = try LoadSource.check(arguments, writers: configuration.writers, writeMix: configuration.writeMix)
+        var http: HTTPSourceConnector?
+        let runner = try LoadRunner(configuration: configuration, stop: stop) { configuration in
+            guard let convention else { return try openLoadBackend(configuration) }
+            http = try LoadSource.connector(arguments, convention: convention, configuration: configuration)
+            return http!
+        }
+        var report = LoadCommandSupport.runWithProgress(runner)
+        if let http { report.source = LoadSource.problems(http) }
         if let failure = report.startFailure { throw CommandFailure(failure) }
         if let path = arguments.value("--report") {
             try writeOutput(Data((try report.json() + "\n").utf8), to: path, option: "--report")
@@ -114,6 +123,7 @@ let loadCommand = Command(
             try writeOutput(Data(page.utf8), to: path, option: "--html")
         }
         print(arguments.flag("--json") ? try report.json() : report.text, terminator: arguments.flag("--json") ? "\n" : "")
+        if !arguments.flag("--json"), let source = report.source { print(source.textLines.joined(separator: "\n")) }
         let (status, warning) = LoadCommandSupport.outcome(of: report)
         if let warning { printError("feedsim load: " + warning) }
         return status
@@ -147,7 +157,8 @@ enum LoadCommandSupport {
 
     /// The load configuration from the command line. - Throws: ``UsageError`` or ``CommandFailure``.
     static func configuration(_ arguments: ParsedArguments) throws -> LoadConfiguration {
-        let path = try arguments.required("--db")
+        let source = arguments.value("--source")
+        let path = try source ?? arguments.required("--db")
         var segment: LoadSegment?
         if let text = arguments.value("--segment") {
             guard let parsed = LoadSegment(parsing: text) else {
@@ -167,7 +178,9 @@ enum LoadCommandSupport {
         // A layout with a refresh view: the refresh control holds its height open while refreshing.
         if layout.refreshHeight > 0 { replay.refreshControlHeight = layout.refreshHeight }
         var displayName: String?
-        if case .postgresURI = FeedDatabase.Target(path) {
+        if source != nil {
+            // An HTTP feed API: nothing to open here; LoadSource checks it.
+        } else if case .postgresURI = FeedDatabase.Target(path) {
             displayName = try FeedDatabase.interruptible { try FeedDatabase.open(path, for: .readOnly).name }
         } else if !FileManager.default.fileExists(atPath: path) {
             throw CommandFailure("\(path): no such database (create one with feedsim seed)")
@@ -206,6 +219,7 @@ enum LoadCommandSupport {
         // `--latency` is read with the replay's options (a malformed model is exit 1, as in `replay`);
         // a load's default is none: the measured query time only.
         if arguments.value("--latency") != nil { configuration.latency = replay.latency }
+        configuration.session = try LoadSource.sessionKind(arguments)
         return configuration
     }
 

@@ -6,9 +6,11 @@ import Foundation
 let serveCommand = Command(
     name: "serve",
     summary: "Serve a database as an HTTP feed API (JSON pages by cursor, rows, inserts, placeholder images).",
-    usage: "serve --db PATH [--listen HOST:PORT] [--latency M] [--faults F] [--seed S] [--threads N] [--access-log FILE]",
+    usage: "serve --db PATH|URI [--listen HOST:PORT] [--latency M] [--faults F] [--seed S] [--threads N] [--access-log FILE]",
     options: [
-        OptionSpec("--db", "PATH", accepts: .path, help: "The database to serve (made by feedsim seed or import)."),
+        OptionSpec(
+            "--db", "PATH|URI", accepts: .path,
+            help: "The database to serve (made by feedsim seed or import): a SQLite file or a postgresql:// URI."),
         OptionSpec("--listen", .value, "HOST:PORT", help: "Address to listen on (default 127.0.0.1:8080; port 0: any free port)."),
         OptionSpec(
             "--latency", .value, "MODEL",
@@ -28,10 +30,11 @@ let serveCommand = Command(
     run: { arguments in
         try arguments.expectNoPositionals()
         let path = try arguments.required("--db")
-        guard FileManager.default.fileExists(atPath: path) else {
+        if case .sqlitePath = FeedDatabase.Target(path), !FileManager.default.fileExists(atPath: path) {
             throw CommandFailure("\(path): no such database (create one with feedsim seed or feedsim import)")
         }
-        _ = try SQLiteCatalog(path: path)  // fail now, not at the first request, when it is not a FeedSim database
+        // Fail now, not at the first request, when it is not a FeedSim database or cannot be reached.
+        let shownName = try DatabaseCatalog(path).database.name
         let (host, port) = try parseListen(arguments.value("--listen") ?? "127.0.0.1:8080")
         let latency: LatencyModel?
         do {
@@ -64,13 +67,13 @@ let serveCommand = Command(
         }
         let server: FeedServer
         do {
-            server = try FeedServer(configuration: configuration) { try SQLiteCatalog(path: path) }
+            server = try FeedServer(configuration: configuration) { try DatabaseCatalog(path) }
         } catch let error as FeedServerError {
             throw CommandFailure(error.description)
         }
         let shownHost = host.contains(":") ? "[\(host)]" : host
         FileHandle.standardOutput.write(
-            Data("feedsim serve: listening on http://\(shownHost):\(server.port) (\(path), \(threads) threads)\n".utf8))
+            Data("feedsim serve: listening on http://\(shownHost):\(server.port) (\(shownName), \(threads) threads)\n".utf8))
         stop.wait()
         printError("feedsim serve: stopping; finishing requests in flight")
         server.stop()

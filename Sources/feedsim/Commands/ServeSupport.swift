@@ -4,29 +4,35 @@ import FeedReplay
 import FeedStore
 import Foundation
 
-/// A SQLite database as `serve`'s catalog: one ``ItemStore`` (one connection) per worker thread.
-final class SQLiteCatalog: FeedCatalog {
-    let store: ItemStore
-    private var backends: [String: FeedPageSource] = [:]
+/// The database `--db` names (``FeedDatabase``: a SQLite file or a PostgreSQL URI) as `serve`'s
+/// catalog: one connection per worker thread.
+final class DatabaseCatalog: FeedCatalog {
+    let database: FeedDatabase
+    private var backends: [String: any FeedBackend] = [:]
 
-    init(path: String) throws {
-        store = try ItemStore(path: path)
+    /// Opens the database for writing (`POST` inserts, `DELETE`); a SQLite file must exist.
+    /// - Throws: ``CommandFailure`` for a missing file; the backend's errors (not FeedSim's, cannot connect).
+    init(_ text: String) throws {
+        database = try FeedDatabase.open(text, for: .writeExisting)
     }
 
     func feedNames() throws -> [String] {
-        try store.feeds().map(\.name)
+        try database.feedNames()
     }
 
     func backend(feed name: String) throws -> (any FeedBackend)? {
         if let backend = backends[name] { return backend }
-        guard let id = try store.feedID(named: name) else { return nil }
-        let backend = store.pages(feed: id)
+        guard try database.feedNames().contains(name) else { return nil }
+        let backend = try database.backend(feedNamed: name)
         backends[name] = backend
         return backend
     }
 
     func stub(id: Int64) throws -> Item? {
-        try store.stub(id: id)
+        switch database {
+        case .sqlite(let store): try store.stub(id: id)
+        case .postgres(let store): try store.stub(id: id)
+        }
     }
 }
 

@@ -1,0 +1,135 @@
+import FeedHTTP
+import FeedModel
+import FeedSimTestSupport
+import Foundation
+import Testing
+
+@testable import feedsim
+
+/// `feedsim load --source` against a real `feedsim serve` process over a seeded database, on real
+/// loopback sockets: the load runs to its end, the server stays up, and every server error the
+/// load saw is one the server was told to inject.
+@Suite struct HTTPLoadProcessTests {
+    let directory: URL = {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("feedsim-http-load-\(UUID().uuidString)")
+        try! FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }()
+
+    var process: FeedsimProcess { FeedsimProcess(directory: directory) }
+
+    func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
+
+    /// A `feedsim serve` process on a free port; returns it with its origin.
+    func serve(_ arguments: [String]) throws -> (ChildProcess, String) {
+        let binary = try #require(FeedsimProcess.binary, "the feedsim binary is built")
+        let child = try ChildProcess(binary.path, ["serve", "--listen", "127.0.0.1:0"] + arguments)
+        let line = try #require(child.waitForLine(startingWith: "feedsim serve: listening on"), "\(child.standardError)")
+        let port = try #require(line.components(separatedBy: "http://127.0.0.1:").last?.prefix { $0.isNumber })
+        return (child, "http://127.0.0.1:\(port)")
+    }
+
+    /// The statuses of an access log's lines (`… "GET /… HTTP/1.1" 200 5120 1.234`), in order.
+    static func statuses(_ log: String) -> [String] {
+        log.split(separator: "\n").compactMap { line in
+            guard let close = line.range(of: "\" ", options: .backwards) else { return nil }
+            return line[close.upperBound...].split(separator: " ").first.map(String.init)
+        }
+    }
+
+    @Test func sixtyFourSessionsAndTwoWritersRunToTheEndWithOnlyTheInjectedServerErrors() throws {
+        let db = path("feed.sqlite")
+        #expect(try process.run(["seed", "--db", db, "--preset", "photos", "--count", "3000", "--seed", "3"]).status == 0)
+        let log = path("access.log")
+        let (server, origin) = try serve(["--db", db, "--faults", "error=0.05", "--seed", "7", "--threads", "4", "--access-log", log])
+        defer {
+            server.send(SIGTERM)
+            _ = server.wait()
+        }
+        let load = try process.run([
+            "load", "--source", origin, "--truth-db", db, "--sessions", "64", "--writers", "2", "--write-rate", "20",
+            "--duration", "4", "--time-scale", "10", "--workers", "2", "--json",
+        ])
+        #expect(load.status == 0, "\(load.stderr) \(load.stdout)")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(load.stdout.utf8)) as? [String: Any], "\(load.stdout)")
+        let sessions = try #require(report["sessions"] as? [String: Any])
+        #expect(sessions["started"] as? Int ?? 0 >= 64)
+        #expect(sessions["failed"] as? Int == 0, "\(report["consistency"] ?? "")")
+        #expect(report["stopped_early"] as? Bool == false)
+        #expect(report["elapsed_seconds"] as? Double ?? 0 >= 4)
+        #expect(report["inserted"] as? Int ?? 0 > 0)
+        #expect(report["pages"] as? Int ?? 0 > 0)
+        let consistency = try #require(report["consistency"] as? [String: Any])
+        #expect(consistency["duplicates"] as? Int == 0 && consistency["skips"] as? Int == 0)
+        let source = try #require(report["source"] as? [String: Any])
+        #expect(source["skips_checked"] as? Bool == true)
+        let problems = try #require(source["problems"] as? [String: Int])
+        #expect(Set(problems.keys).isSubset(of: ["http_status"]), "\(problems)")
+
+        // The server is still up and answers (a request may draw an injected 500: three tries).
+        let client = try HTTPClient()
+        let answers = try (0..<3).map { _ in try client.get(origin + "/v1/feeds/home/items?limit=3").status }
+        #expect(answers.contains(200) && answers.allSatisfy { [200, 500].contains($0) }, "\(answers)")
+        server.send(SIGTERM)
+        #expect(server.wait() == 0)
+
+        // Every 500 is an injected one: the server draws request n's fault from its own generator
+        // (seed 7, request index n), so the injected count over the requests it logged is known
+        // without the server; nothing else may be a 5xx.
+        let statuses = Self.statuses(try String(contentsOfFile: log, encoding: .utf8))
+        let planner = try ServeFaults.parse("error=0.05").planner(latency: nil, seed: 7)
+        let injected = (0..<statuses.count).filter { planner(UInt64($0), 0).fault == .serverError }.count
+        #expect(statuses.count > 100)
+        #expect(injected > 0)
+        #expect(statuses.filter { $0 == "500" }.count == injected)
+        #expect(statuses.filter { $0.hasPrefix("5") && $0 != "500" }.isEmpty)
+        #expect(statuses.filter { $0 == "-" || $0.hasPrefix("4") }.isEmpty, "\(Set(statuses))")
+        // The load saw at most the 500s the server sent (an answer still on the wire when the run
+        // ended is not read).
+        #expect(problems["http_status", default: 0] <= injected)
+    }
+
+    @Test func paginationSessionsWalkTheServedFeedAndCheckItAgainstTheDatabase() throws {
+        let db = path("walk.sqlite")
+        #expect(try process.run(["seed", "--db", db, "--preset", "mixed", "--count", "400", "--seed", "2"]).status == 0)
+        let (server, origin) = try serve(["--db", db, "--threads", "2"])
+        defer {
+            server.send(SIGTERM)
+            _ = server.wait()
+        }
+        // 400 items in pages of 20: Init (60 items, three pages' worth) then 17 More pages reach
+        // the end; a budget of 30 pages is never the limit.
+        let load = try process.run([
+            "load", "--source", origin, "--truth-db", db, "--session", "pagination", "--page-budget", "30",
+            "--sessions", "3", "--duration", "3", "--workers", "1", "--json",
+        ])
+        #expect(load.status == 0, "\(load.stderr)")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(load.stdout.utf8)) as? [String: Any])
+        let sessions = try #require(report["sessions"] as? [String: Any])
+        let completed = try #require(sessions["completed"] as? Int)
+        #expect(completed >= 3)
+        let pages = try #require(report["pages"] as? Int)
+        let items = try #require(report["items"] as? Int)
+        // Each completed session loads the whole feed once: 400 items over 18 pages (60 + 17 · 20).
+        #expect(items >= completed * 400)
+        #expect(pages >= completed * 18)
+        let consistency = try #require(report["consistency"] as? [String: Any])
+        #expect(consistency["duplicates"] as? Int == 0 && consistency["skips"] as? Int == 0)
+        let source = try #require(report["source"] as? [String: Any])
+        #expect((source["problems"] as? [String: Int])?.isEmpty == true)
+        let versions = try #require(source["http_versions"] as? [String: Int])
+        #expect(versions.keys.sorted() == ["1.1"])
+    }
+
+    @Test(arguments: [
+        (["--convention", "stripe", "--writers", "1"], "--writers: the 'stripe' convention has no insert request"),
+        (["--writers", "1", "--write-mix", "insert=1,update=1"], "--write-mix: an HTTP feed API has no update request"),
+        (["--pagination", "offset"], "--pagination offset: an HTTP feed API is paged by its own cursors"),
+        (["--db", "x.sqlite"], "give --db or --source, not both"),
+    ])
+    func writesAndOptionsAnHTTPAPICannotTakeAreBadUsage(extra: [String], message: String) throws {
+        let outcome = try process.run(["load", "--source", "http://127.0.0.1:9", "--duration", "1"] + extra)
+        #expect(outcome.status == 64)
+        #expect(outcome.stderrLines.count == 1 && outcome.stderr.contains(message), "\(outcome.stderr)")
+    }
+}
