@@ -20,7 +20,7 @@ extension Trace {
 
     /// Writes ``jsonLines()`` to `path` with ``AtomicFileWriter`` (a regular file is replaced by a
     /// temporary renamed into place, so a failed run never leaves a half-written trace).
-    /// - Throws: ``FileWriteError`` naming the path and the reason.
+    /// - Throws: ``FileError`` naming the path and the reason.
     public func write(toFile path: String) throws {
         let writer = try AtomicFileWriter(path: path)
         try writeJSONLines { try writer.write($0) }
