@@ -16,10 +16,13 @@ public final class LoadRunner: Sendable {
     /// opens the SQLite file `--db` names, and checks the feed) and loads the writer preset.
     /// - Parameter openBackend: opens the backend and feed `configuration` names (its `path`, its
     ///   `feedName`), called once, after the configuration's values are checked.
+    /// - Parameter clock: what the run is paced by (sessions' due times, frames at time scale K,
+    ///   the writers' rate, the duration): the wall clock, or ``LoadClock/virtual()`` for a run that
+    ///   does the same steps at the same times however loaded the machine is (tests).
     /// - Throws: ``LoadConfigurationError`` for an unusable value (an OFFSET pagination over a
     ///   backend without OFFSET pages among them), `openBackend`'s error, ``PresetError``.
     public init(
-        configuration: LoadConfiguration, stop: StopSignal = StopSignal(),
+        configuration: LoadConfiguration, stop: StopSignal = StopSignal(), clock: LoadClock = .wall,
         openBackend: (LoadConfiguration) throws -> any FeedBackendConnector
     ) throws {
         func fail(_ field: String, _ reason: String) -> LoadConfigurationError {
@@ -80,14 +83,15 @@ public final class LoadRunner: Sendable {
             writers = WriterPool(
                 count: configuration.writers, ratePerSecond: configuration.writeRate, batch: configuration.writeBatch,
                 connector: connector, preset: preset,
-                seed: configuration.seed, keepWrites: configuration.keepWrites, mix: configuration.writeMix)
+                seed: configuration.seed, keepWrites: configuration.keepWrites, mix: configuration.writeMix,
+                clock: clock, until: .nanoseconds(Int64(configuration.durationSeconds * 1e9)))
         } else {
             writers = nil
         }
         let pool = ConnectionPool(connector: connector, reuseUnchangedSpans: configuration.reuseUnchangedSpans)
         scheduler = SessionScheduler(
             model: configuration.model, workers: configuration.workers,
-            duration: .nanoseconds(Int64(configuration.durationSeconds * 1e9)), stop: stop
+            duration: .nanoseconds(Int64(configuration.durationSeconds * 1e9)), stop: stop, clock: clock
         ) { index in
             var options = configuration.replay
             options.seed = configuration.replay.seed &+ UInt64(index)
@@ -100,7 +104,7 @@ public final class LoadRunner: Sendable {
                 index: index, pool: pool, mode: configuration.pagination,
                 trace: configuration.traces.trace(forSession: index, seed: configuration.seed),
                 layout: configuration.layout, options: options, timeScale: configuration.timeScale,
-                insertPreset: preset)
+                insertPreset: preset, clock: clock)
         }
     }
 

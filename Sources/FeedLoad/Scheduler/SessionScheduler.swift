@@ -20,11 +20,12 @@ public final class SessionScheduler: Sendable {
 
     public let model: ArrivalModel
     public let workers: Int
-    /// Wall-clock limit of the run.
+    /// Limit of the run on ``clock``.
     public let duration: Duration
+    /// The clock due times and the deadline are read on (the wall clock, or a virtual one in tests).
+    public let clock: LoadClock
     private let factory: Factory
     private let stop: StopSignal
-    private let clock = ContinuousClock()
     private let state: Mutex<SchedulerState>
     /// One metrics box per worker: only that worker and ``snapshot()`` lock it.
     private let workerMetrics: [MetricsBox]
@@ -32,10 +33,11 @@ public final class SessionScheduler: Sendable {
     /// - Parameters:
     ///   - workers: threads; defaults to `ProcessInfo.activeProcessorCount`.
     ///   - stop: set it (or SIGINT via ``StopSignal/installInterruptHandler()``) to end early.
+    ///   - clock: ``LoadClock/wall``, or a virtual clock the sessions pace themselves by too.
     /// - Precondition: sessions/slots ≥ 1, rate > 0, workers ≥ 1.
     public init(
         model: ArrivalModel, workers: Int = ProcessInfo.processInfo.activeProcessorCount, duration: Duration,
-        stop: StopSignal, factory: @escaping Factory
+        stop: StopSignal, clock: LoadClock = .wall, factory: @escaping Factory
     ) {
         switch model {
         case .closed(let sessions): precondition(sessions >= 1, "at least one session")
@@ -46,6 +48,7 @@ public final class SessionScheduler: Sendable {
         self.workers = workers
         self.duration = duration
         self.stop = stop
+        self.clock = clock
         self.factory = factory
         self.state = Mutex(SchedulerState())
         self.workerMetrics = (0..<workers).map { _ in MetricsBox() }
@@ -57,9 +60,10 @@ public final class SessionScheduler: Sendable {
     /// stopped at once: the workers already started end, and none is waited for that never ran.
     /// - Returns: counts of sessions and the metrics merged across workers.
     public func run() -> SchedulerResult {
-        let start = clock.now
-        state.withLock { $0.start(model: model, at: start, deadline: start.advanced(by: duration)) }
+        let start = clock.now()
+        state.withLock { $0.start(model: model, at: start, deadline: start + duration) }
         let group = DispatchGroup()
+        clock.join(workers)
         var failure: String?
         for worker in 0..<workers {
             group.enter()
@@ -67,26 +71,29 @@ public final class SessionScheduler: Sendable {
             // unprobed, so a small stack that overflowed would corrupt a neighbour silently.
             let code = ThreadLauncher.start(stackSize: 8 << 20) { [self] in
                 workerLoop(worker)
+                clock.leave()
                 group.leave()
             }
             if code != 0 {
+                for _ in worker..<workers { clock.leave() }  // these never run
                 group.leave()  // this one never runs
                 failure = ThreadLauncher.StartFailure(role: "worker", index: worker, count: workers, code: code).description
                 stop.set()
                 break
             }
         }
+        clock.resume()
         group.wait()
-        let elapsed = start.duration(to: clock.now)
+        let elapsed = clock.now() - start
         return SchedulerResult(
             counts: state.withLock { $0.counts }, metrics: snapshot(), elapsed: elapsed, startFailure: failure)
     }
 
     /// The session counts and metrics so far (for a progress line); safe from any thread.
     public func progress() -> SchedulerResult {
-        let now = clock.now
+        let now = clock.now()
         let (counts, start) = state.withLock { ($0.counts, $0.startInstant) }
-        return SchedulerResult(counts: counts, metrics: snapshot(), elapsed: (start ?? now).duration(to: now))
+        return SchedulerResult(counts: counts, metrics: snapshot(), elapsed: now - (start ?? now))
     }
 
     private func snapshot() -> LoadMetrics {
@@ -102,17 +109,17 @@ public final class SessionScheduler: Sendable {
             workerMetrics[worker].metrics.withLock { $0.cpuNanoseconds += cpu }
         }
         while true {
-            let now = clock.now
-            let job = state.withLock { $0.nextJob(now: now, stopped: stop.isSet, clock: clock) }
+            let now = clock.now()
+            let job = state.withLock { $0.nextJob(now: now, stopped: stop.isSet) }
             switch job {
             case .exit:
                 return
             case .wait(let delay):
-                Thread.sleep(forTimeInterval: min(delay.seconds, 0.001))
+                clock.wait(until: now + delay, cap: .milliseconds(1))
             case .create(let index):
                 do {
                     let session = try factory(index)
-                    state.withLock { $0.push(SessionBox(index: index, session: session), due: clock.now) }
+                    state.withLock { $0.push(SessionBox(index: index, session: session), due: clock.now()) }
                 } catch {
                     workerMetrics[worker].metrics.withLock {
                         $0.recordError(error)
@@ -121,7 +128,7 @@ public final class SessionScheduler: Sendable {
                                 session: index, consistency: ConsistencyCount(), itemsLoaded: 0,
                                 error: String(describing: error)))
                     }
-                    state.withLock { $0.ended(failed: true, now: clock.now) }
+                    state.withLock { $0.ended(failed: true, now: clock.now()) }
                 }
             case .step(let box):
                 run(box, on: worker)
@@ -145,7 +152,7 @@ public final class SessionScheduler: Sendable {
                 return next
             }
             if let next {
-                state.withLock { $0.push(box, due: clock.now.advanced(by: next)) }
+                state.withLock { $0.push(box, due: clock.now() + next) }
             } else {
                 end(box, interrupted: false, error: nil, on: worker)
             }
@@ -171,7 +178,7 @@ public final class SessionScheduler: Sendable {
                         error: String(describing: error)))
             }
         }
-        state.withLock { $0.ended(failed: failed, interrupted: interrupted && error == nil, now: clock.now) }
+        state.withLock { $0.ended(failed: failed, interrupted: interrupted && error == nil, now: clock.now()) }
     }
 }
 
