@@ -37,7 +37,7 @@
 /// A rect query searches the lines from where the last one's answer began (``QueryHint``). `append` re-lays only the old last line and the new
 /// items; `removeLast` the new last line; `prepend` and `removeFirst` re-flow everything, since
 /// every line break depends on all items before it (UIKit invalidates everything too).
-public final class FlowLayout: CollectionLayout {
+public final class FlowLayout: CollectionLayout, SupplementaryViewHosting {
     struct Line {
         var firstItem: Int
         /// Position along the scroll axis, points.
@@ -171,14 +171,6 @@ public final class FlowLayout: CollectionLayout {
     public func attributesForItem(at index: Int) -> LayoutAttributes? {
         guard index >= 0, index < frames.count else { return nil }
         return cellAttributes(index, frames[index])
-    }
-
-    public func attributesForSupplementaryView(ofKind kind: SupplementaryKind) -> LayoutAttributes? {
-        supplementary.attributes(kind, viewport: viewport, contentSize: contentSize)
-    }
-
-    public func setSupplementaryView(ofKind kind: SupplementaryKind, hidden: Bool) {
-        if hidden { supplementary.hidden.insert(kind) } else { supplementary.hidden.remove(kind) }
     }
 
     /// True when the extent across the scroll axis changes (width for vertical scrolling).

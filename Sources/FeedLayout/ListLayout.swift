@@ -20,7 +20,7 @@
 /// first invalid index past which tops are recomputed lazily, only as far as a query needs.
 /// So `prepend` costs O(m) for m new rows (a running offset base, no rebuild), `append` O(m),
 /// a measurement O(1) plus the rows between it and the next query, `removeFirst/Last` O(removed).
-public final class ListLayout: CollectionLayout {
+public final class ListLayout: CollectionLayout, SupplementaryViewHosting {
     public let configuration: LayoutConfiguration
     public private(set) var viewport = Size.zero
     var storage = ListStorage()
@@ -128,14 +128,6 @@ public final class ListLayout: CollectionLayout {
         guard index >= 0, index < storage.count else { return nil }
         storage.validate(through: index, spacing: spacing)
         return cellAttributes(index, frame(index))
-    }
-
-    public func attributesForSupplementaryView(ofKind kind: SupplementaryKind) -> LayoutAttributes? {
-        supplementary.attributes(kind, viewport: viewport, contentSize: contentSize)
-    }
-
-    public func setSupplementaryView(ofKind kind: SupplementaryKind, hidden: Bool) {
-        if hidden { supplementary.hidden.insert(kind) } else { supplementary.hidden.remove(kind) }
     }
 
     /// True only when the width changes; heights do not depend on the width.

@@ -18,7 +18,7 @@
 /// index order: O(C·log d + k·log k) for d items moved. `append` places only the new items (O(m·C));
 /// `removeLast` trims the columns (O(removed + C)); `prepend`, `removeFirst` and a width change
 /// re-place everything, since every column choice depends on all items above.
-public final class WaterfallLayout: CollectionLayout {
+public final class WaterfallLayout: CollectionLayout, SupplementaryViewHosting {
     public let configuration: LayoutConfiguration
     public private(set) var viewport = Size.zero
     private var sizes: [Size] = []
@@ -29,7 +29,7 @@ public final class WaterfallLayout: CollectionLayout {
     /// next query starts there (``QueryHint``).
     private var hints: [QueryHint] = []
     private var columnWidth = 0.0
-    private var supplementary: SupplementaryViews
+    var supplementary: SupplementaryViews
 
     init(configuration: LayoutConfiguration) {
         self.configuration = configuration
@@ -157,14 +157,6 @@ public final class WaterfallLayout: CollectionLayout {
     public func attributesForItem(at index: Int) -> LayoutAttributes? {
         guard index >= 0, index < frames.count else { return nil }
         return cellAttributes(index, frames[index])
-    }
-
-    public func attributesForSupplementaryView(ofKind kind: SupplementaryKind) -> LayoutAttributes? {
-        supplementary.attributes(kind, viewport: viewport, contentSize: contentSize)
-    }
-
-    public func setSupplementaryView(ofKind kind: SupplementaryKind, hidden: Bool) {
-        if hidden { supplementary.hidden.insert(kind) } else { supplementary.hidden.remove(kind) }
     }
 
     public func shouldInvalidateLayout(forBoundsChange newBounds: Rect) -> Bool {
