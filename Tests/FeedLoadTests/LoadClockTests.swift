@@ -7,6 +7,7 @@ import Testing
 @Suite struct LoadClockTests {
     @Test func virtualTimeJumpsToTheEarliestWakeUpOnceEveryParticipantWaits() {
         let clock = LoadClock.virtual()
+        let start = clock.now()
         clock.join(2)
         let woken = Mutex<[(String, Duration)]>([])
         let group = DispatchGroup()
@@ -14,8 +15,8 @@ import Testing
             group.enter()
             Thread.detachNewThread {
                 for wake in wakes {
-                    clock.wait(until: .milliseconds(wake), cap: .seconds(1))
-                    let now = clock.now()
+                    clock.wait(until: start.advanced(by: .milliseconds(wake)), cap: .seconds(1))
+                    let now = clock.elapsed()
                     woken.withLock { $0.append((name, now)) }
                 }
                 clock.leave()
@@ -24,7 +25,7 @@ import Testing
         }
         // Paused until resumed: nothing moves although both threads wait.
         Thread.sleep(forTimeInterval: 0.05)
-        #expect(clock.now() == .zero)
+        #expect(clock.elapsed() == .zero && clock.now() == start)
         #expect(woken.withLock { $0.isEmpty })
         clock.resume()
         #expect(group.wait(timeout: .now() + 10) == .success)
@@ -36,12 +37,13 @@ import Testing
 
     @Test func aWaitIsCutAtItsCap() {
         let clock = LoadClock.virtual()
+        let start = clock.now()
         clock.join()
         clock.resume()
-        clock.wait(until: .seconds(5), cap: .milliseconds(3))
-        #expect(clock.now() == .milliseconds(3))
-        clock.wait(until: .milliseconds(2), cap: .seconds(1))  // already past: returns at once
-        #expect(clock.now() == .milliseconds(3))
+        clock.wait(until: start.advanced(by: .seconds(5)), cap: .milliseconds(3))
+        #expect(clock.elapsed() == .milliseconds(3))
+        clock.wait(until: start.advanced(by: .milliseconds(2)), cap: .seconds(1))  // already past: returns at once
+        #expect(clock.now() == start.advanced(by: .milliseconds(3)))
         clock.leave()
     }
 }

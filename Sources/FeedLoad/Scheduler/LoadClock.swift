@@ -15,7 +15,7 @@ import Foundation
 public final class LoadClock: @unchecked Sendable {  // virtual state only touched under `condition`
     /// Real time.
     public static var wall: LoadClock { LoadClock(isVirtual: false) }
-    /// A virtual clock at 0, paused until ``resume()``.
+    /// A virtual clock starting at its creation instant, paused until ``resume()``.
     public static func virtual() -> LoadClock { LoadClock(isVirtual: true) }
 
     /// Whether this is a virtual clock.
@@ -32,8 +32,15 @@ public final class LoadClock: @unchecked Sendable {  // virtual state only touch
         self.isVirtual = isVirtual
     }
 
-    /// Time since the clock's origin (its creation for the wall clock; 0 for a virtual one).
-    public func now() -> Duration {
+    /// The current instant: the real one, or the virtual clock's (its creation instant plus the
+    /// virtual time elapsed).
+    public func now() -> ContinuousClock.Instant {
+        guard isVirtual else { return .now }
+        return origin.advanced(by: elapsed())
+    }
+
+    /// Time since the clock's creation (virtual: the virtual time elapsed).
+    public func elapsed() -> Duration {
         guard isVirtual else { return origin.duration(to: .now) }
         condition.lock()
         defer { condition.unlock() }
@@ -42,13 +49,13 @@ public final class LoadClock: @unchecked Sendable {  // virtual state only touch
 
     /// Waits until ``now()`` reaches `deadline`, or at most `cap` (the callers poll: a stop or a
     /// new due step is seen within `cap`). On a virtual clock the caller must be a participant.
-    public func wait(until deadline: Duration, cap: Duration) {
-        let target = min(deadline, now() + cap)
+    public func wait(until deadline: ContinuousClock.Instant, cap: Duration) {
         guard isVirtual else {
-            let delay = ContinuousClock.now.duration(to: origin.advanced(by: target))
+            let delay = min(ContinuousClock.now.duration(to: deadline), cap)
             if delay > .zero { Thread.sleep(forTimeInterval: delay.seconds) }
             return
         }
+        let target = min(origin.duration(to: deadline), elapsed() + cap)
         condition.lock()
         defer { condition.unlock() }
         guard target > virtualNow else { return }

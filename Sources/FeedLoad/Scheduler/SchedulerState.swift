@@ -17,11 +17,11 @@ struct SchedulerState: ~Copyable {
     }
 
     /// Due steps; equal due times in push order, so sessions take turns fairly.
-    private var due = EventQueue<Duration, SessionBox>()
+    private var due = EventQueue<ContinuousClock.Instant, SessionBox>()
     private var model = ArrivalModel.closed(sessions: 1)
-    private var deadline: Duration?
-    private(set) var startInstant: Duration?
-    private var nextArrival: Duration?
+    private var deadline: ContinuousClock.Instant?
+    private(set) var startInstant: ContinuousClock.Instant?
+    private var nextArrival: ContinuousClock.Instant?
     private var pendingStarts = 0
     private var nextIndex = 0
     /// Jobs handed out whose session has not come back (pushed or ended) yet.
@@ -29,7 +29,7 @@ struct SchedulerState: ~Copyable {
     private var stopping = false
     private(set) var counts = SessionCounts()
 
-    mutating func start(model: ArrivalModel, at now: Duration, deadline: Duration) {
+    mutating func start(model: ArrivalModel, at now: ContinuousClock.Instant, deadline: ContinuousClock.Instant) {
         self.model = model
         self.startInstant = now
         self.deadline = deadline
@@ -39,7 +39,7 @@ struct SchedulerState: ~Copyable {
         }
     }
 
-    mutating func nextJob(now: Duration, stopped: Bool) -> Job {
+    mutating func nextJob(now: ContinuousClock.Instant, stopped: Bool, clock: ContinuousClock) -> Job {
         if stopped || now >= (deadline ?? now) { stopping = true }
         if stopping {
             if let (_, box) = due.popFirst() {
@@ -57,7 +57,7 @@ struct SchedulerState: ~Copyable {
         case .open(let rate, let slots):
             let interval = Duration.nanoseconds(Int64((1e9 / rate).rounded()))
             while let arrival = nextArrival, arrival <= now {
-                nextArrival = arrival + interval
+                nextArrival = arrival.advanced(by: interval)
                 if counts.active < slots { return create() }
                 counts.dropped += 1
             }
@@ -69,7 +69,7 @@ struct SchedulerState: ~Copyable {
         var wake = deadline ?? now
         if let next = due.nextTime { wake = min(wake, next) }
         if let nextArrival { wake = min(wake, nextArrival) }
-        return .wait(wake - now)
+        return .wait(now.duration(to: wake))
     }
 
     private mutating func create() -> Job {
@@ -80,13 +80,13 @@ struct SchedulerState: ~Copyable {
     }
 
     /// A created or stepped session comes back, due again at `due`.
-    mutating func push(_ box: SessionBox, due time: Duration) {
+    mutating func push(_ box: SessionBox, due time: ContinuousClock.Instant) {
         inFlight -= 1
         due.push(box, at: time)
     }
 
     /// A session ended (finished, failed, or abandoned at the end of the run).
-    mutating func ended(failed: Bool, interrupted: Bool = false, now: Duration) {
+    mutating func ended(failed: Bool, interrupted: Bool = false, now: ContinuousClock.Instant) {
         inFlight -= 1
         if failed {
             counts.failed += 1

@@ -61,7 +61,7 @@ public final class SessionScheduler: Sendable {
     /// - Returns: counts of sessions and the metrics merged across workers.
     public func run() -> SchedulerResult {
         let start = clock.now()
-        state.withLock { $0.start(model: model, at: start, deadline: start + duration) }
+        state.withLock { $0.start(model: model, at: start, deadline: start.advanced(by: duration)) }
         let group = DispatchGroup()
         clock.join(workers)
         var failure: String?
@@ -84,7 +84,7 @@ public final class SessionScheduler: Sendable {
         }
         clock.resume()
         group.wait()
-        let elapsed = clock.now() - start
+        let elapsed = start.duration(to: clock.now())
         return SchedulerResult(
             counts: state.withLock { $0.counts }, metrics: snapshot(), elapsed: elapsed, startFailure: failure)
     }
@@ -93,7 +93,7 @@ public final class SessionScheduler: Sendable {
     public func progress() -> SchedulerResult {
         let now = clock.now()
         let (counts, start) = state.withLock { ($0.counts, $0.startInstant) }
-        return SchedulerResult(counts: counts, metrics: snapshot(), elapsed: now - (start ?? now))
+        return SchedulerResult(counts: counts, metrics: snapshot(), elapsed: (start ?? now).duration(to: now))
     }
 
     private func snapshot() -> LoadMetrics {
@@ -110,12 +110,12 @@ public final class SessionScheduler: Sendable {
         }
         while true {
             let now = clock.now()
-            let job = state.withLock { $0.nextJob(now: now, stopped: stop.isSet) }
+            let job = state.withLock { $0.nextJob(now: now, stopped: stop.isSet, clock: ContinuousClock()) }
             switch job {
             case .exit:
                 return
             case .wait(let delay):
-                clock.wait(until: now + delay, cap: .milliseconds(1))
+                clock.wait(until: now.advanced(by: delay), cap: .milliseconds(1))
             case .create(let index):
                 do {
                     let session = try factory(index)
@@ -152,7 +152,7 @@ public final class SessionScheduler: Sendable {
                 return next
             }
             if let next {
-                state.withLock { $0.push(box, due: clock.now() + next) }
+                state.withLock { $0.push(box, due: clock.now().advanced(by: next)) }
             } else {
                 end(box, interrupted: false, error: nil, on: worker)
             }

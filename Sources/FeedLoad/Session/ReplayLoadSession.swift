@@ -33,7 +33,7 @@ public final class ReplayLoadSession: LoadSession {
     private let workClock = ContinuousClock()
     /// Paces the frames.
     private let clock: LoadClock
-    private var paceStart: Duration?
+    private var paceStart: ContinuousClock.Instant?
 
     /// Takes connections from `pool` (opening them on the calling thread when none is idle), reads
     /// the largest id, and builds the replay. The connections go back in ``finish(interrupted:_:)``
@@ -88,8 +88,8 @@ public final class ReplayLoadSession: LoadSession {
             frames += 1
             guard more else { return nil }
             if let timeScale {
-                let due = start + .nanoseconds(Int64(replay.nextFrameTime * 1e6 / timeScale))
-                let wait = due - clock.now()
+                let due = start.advanced(by: .nanoseconds(Int64(replay.nextFrameTime * 1e6 / timeScale)))
+                let wait = clock.now().duration(to: due)
                 if wait > .zero { return wait }
             }
         }

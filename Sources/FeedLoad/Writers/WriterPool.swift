@@ -110,9 +110,10 @@ public final class WriterPool: Sendable {
             return
         }
         // Stagger the writers evenly across one interval.
-        var due = clock.now() + .seconds(interval * Double(writer) / Double(count))
+        var due = clock.now().advanced(by: .seconds(interval * Double(writer) / Double(count)))
+        let end = until.map { clock.now().advanced(by: $0) }
         while !done.load(ordering: .acquiring) {
-            if let until, due >= until {
+            if let end, due >= end {
                 // The run is over on the virtual clock: wait (in real time) for stop().
                 stopPacing()
                 Thread.sleep(forTimeInterval: 0.001)
@@ -123,7 +124,7 @@ public final class WriterPool: Sendable {
                 continue
             }
             boxes[writer].metrics.withLock { _ = headWriter.writeBatch(batch, into: &$0) }
-            due = due + .seconds(interval)
+            due = due.advanced(by: .seconds(interval))
         }
         stopPacing()
         // Each writer removes its own rows before ``stop()`` returns (unless they are kept).
