@@ -59,7 +59,7 @@ let package = Package(
         // Locates the package's files and the real data outside it, for the tests only.
         .target(name: "FeedSimTestSupport", path: "Tests/Support"),
         .testTarget(name: "FeedModelTests", dependencies: ["FeedModel"]),
-        .testTarget(name: "FeedResourcesTests", dependencies: ["FeedResources", "FeedSimTestSupport"]),
+        .testTarget(name: "FeedResourcesTests", dependencies: ["FeedResources", "FeedModel", "FeedSimTestSupport"]),
         .testTarget(
             name: "FeedStoreTests", dependencies: ["FeedStore", "FeedModel", "FeedResources", "FeedSimTestSupport"]),
         .testTarget(

@@ -11,9 +11,9 @@
 /// scale = 1 + zoom · max(0, 1 − d / half); alpha (fading on) = min(1, max(0.6, 1 − d / half)).
 /// Frames are the untransformed layout frames (rect queries test them); the transform scales
 /// about the frame's centre. zIndex rises towards the centre so the zoomed item draws on top.
-public final class CarouselLayout: CollectionLayout {
+public final class CarouselLayout: CollectionLayout, ArithmeticLayout {
     public let configuration: LayoutConfiguration
-    public private(set) var itemCount = 0
+    public internal(set) var itemCount = 0
     public private(set) var viewport = Size.zero
     /// The content offset the transforms are computed for (the bounds origin), points.
     public private(set) var contentOffset = Point.zero
@@ -43,10 +43,6 @@ public final class CarouselLayout: CollectionLayout {
         itemCount = sizes.count
     }
 
-    public func append(sizes: [Size]) { itemCount += sizes.count }
-    public func prepend(sizes: [Size]) { itemCount += sizes.count }
-    public func removeFirst(_ n: Int) { itemCount -= min(max(n, 0), itemCount) }
-    public func removeLast(_ n: Int) { itemCount -= min(max(n, 0), itemCount) }
 
     /// Width: leading + n·w + (n − 1)·s + trailing (no items: W − w); height: the viewport's.
     public var contentSize: Size {

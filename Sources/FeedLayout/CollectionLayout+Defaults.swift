@@ -122,6 +122,39 @@ func partitionPoint(in range: Range<Int>, guess: Int, _ isAfter: (Int) -> Bool) 
     return partitionPoint(in: low..<high, isAfter)
 }
 
+/// Where the previous rect query's answer began (a row, line or column position), kept by a
+/// layout so the next query starts its search there: scrolling queries are coherent (one
+/// frame's viewport overlaps the last one's), so the boundary is a few elements away and the
+/// gallop of ``partitionPoint(in:guess:_:)`` touches only cache lines the last query touched.
+/// A jump (the new rect starts far from the remembered element: scroll to top, a scrubber, a
+/// random query) falls back to the layout's own guess, an interpolation.
+///
+/// The hint only decides where the search starts: any value gives the same answer (an index
+/// outside the range is clamped), so changes that shift indices need not keep it exact.
+struct QueryHint {
+    /// The index the last query's search ended on.
+    var index = 0
+
+    /// The start for a search whose boundary lies near `low` (points along the scroll axis):
+    /// the remembered index when its element's `position` is within `window` points of `low`,
+    /// else `fallback()`.
+    /// - Complexity: O(1) plus `fallback`.
+    @inline(__always)
+    func guess(
+        low: Double, window: Double, in range: Range<Int>, position: (Int) -> Double, fallback: () -> Int
+    ) -> Int {
+        guard !range.isEmpty else { return range.lowerBound }
+        let start = min(max(index, range.lowerBound), range.upperBound - 1)
+        return abs(position(start) - low) <= window ? start : fallback()
+    }
+
+    /// How far from the remembered element a query may start and still count as coherent: four
+    /// times the larger of the rect's and the viewport's extent along the scroll axis, points.
+    static func window(low: Double, high: Double, viewport: Double) -> Double {
+        4 * max(high - low, viewport)
+    }
+}
+
 /// The index at which `value` would sit if `first...last` spread evenly over `range`: a guess
 /// for ``partitionPoint(in:guess:_:)``.
 func interpolatedGuess(_ value: Double, first: Double, last: Double, in range: Range<Int>) -> Int {

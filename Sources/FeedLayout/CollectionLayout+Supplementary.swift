@@ -61,3 +61,36 @@ struct SupplementaryViews {
         attributes(.footer, viewport: viewport, contentSize: contentSize).flatMap { $0.frame.intersects(rect) ? $0 : nil }
     }
 }
+
+/// A layout that keeps ``SupplementaryViews``: the two supplementary-view calls of
+/// ``CollectionLayout``, written once for grid, flow, mosaic, waterfall and list.
+protocol SupplementaryViewHosting: CollectionLayout {
+    var supplementary: SupplementaryViews { get set }
+}
+
+extension SupplementaryViewHosting {
+    public func attributesForSupplementaryView(ofKind kind: SupplementaryKind) -> LayoutAttributes? {
+        supplementary.attributes(kind, viewport: viewport, contentSize: contentSize)
+    }
+
+    public func setSupplementaryView(ofKind kind: SupplementaryKind, hidden: Bool) {
+        if hidden { supplementary.hidden.insert(kind) } else { supplementary.hidden.remove(kind) }
+    }
+}
+
+/// A layout whose frames follow from the item's index by arithmetic (grid, mosaic, carousel,
+/// strip): changes only move the count, written once here.
+protocol ArithmeticLayout: CollectionLayout {
+    var itemCount: Int { get set }
+}
+
+extension ArithmeticLayout {
+    /// - Complexity: O(1).
+    public func append(sizes: [Size]) { itemCount += sizes.count }
+    /// - Complexity: O(1): every item's frame follows from its new index.
+    public func prepend(sizes: [Size]) { itemCount += sizes.count }
+    /// - Complexity: O(1).
+    public func removeFirst(_ n: Int) { itemCount -= min(max(n, 0), itemCount) }
+    /// - Complexity: O(1).
+    public func removeLast(_ n: Int) { itemCount -= min(max(n, 0), itemCount) }
+}

@@ -34,10 +34,10 @@
 /// Items wider (vertical) or taller (horizontal) than the line are clamped to it.
 ///
 /// Cache: every frame, and the lines (first item, position, extent along the scroll axis).
-/// A rect query binary-searches the lines. `append` re-lays only the old last line and the new
+/// A rect query searches the lines from where the last one's answer began (``QueryHint``). `append` re-lays only the old last line and the new
 /// items; `removeLast` the new last line; `prepend` and `removeFirst` re-flow everything, since
 /// every line break depends on all items before it (UIKit invalidates everything too).
-public final class FlowLayout: CollectionLayout {
+public final class FlowLayout: CollectionLayout, SupplementaryViewHosting {
     struct Line {
         var firstItem: Int
         /// Position along the scroll axis, points.
@@ -51,6 +51,8 @@ public final class FlowLayout: CollectionLayout {
     var sizes: [Size] = []
     var frames: [Rect] = []
     var lines: [Line] = []
+    /// The first line the last rect query returned: the next query starts there (``QueryHint``).
+    var hint = QueryHint()
 
     var supplementary: SupplementaryViews
 
@@ -139,15 +141,21 @@ public final class FlowLayout: CollectionLayout {
         return isVertical ? Size(width: viewport.width, height: main) : Size(width: main, height: viewport.height)
     }
 
-    /// - Complexity: O(log lines + items in the intersecting lines).
+    /// - Complexity: O(log d + items in the intersecting lines), for a rect starting d lines from
+    ///   where the last query's answer began (a scrolling viewport: d is a few lines); a jump
+    ///   searches from an interpolated guess, O(log lines) at worst.
     public func attributesForElements(in rect: Rect) -> [LayoutAttributes] {
         let content = contentSize
         var result = supplementary.leading(in: rect, viewport: viewport, contentSize: content)
         if !lines.isEmpty, !rect.isEmpty {
             let low = isVertical ? rect.minY : rect.minX
             let high = isVertical ? rect.maxY : rect.maxX
-            let guess = interpolatedGuess(low, first: lines[0].position, last: lines[lines.count - 1].position, in: 0..<lines.count)
+            let window = QueryHint.window(low: low, high: high, viewport: isVertical ? viewport.height : viewport.width)
+            let guess = hint.guess(low: low, window: window, in: 0..<lines.count, position: { lines[$0].position }) {
+                interpolatedGuess(low, first: lines[0].position, last: lines[lines.count - 1].position, in: 0..<lines.count)
+            }
             var line = partitionPoint(in: 0..<lines.count, guess: guess) { lines[$0].position + lines[$0].extent > low }
+            hint.index = line
             while line < lines.count, lines[line].position < high {
                 let end = line + 1 < lines.count ? lines[line + 1].firstItem : frames.count
                 for index in lines[line].firstItem..<end where frames[index].intersects(rect) {
@@ -163,14 +171,6 @@ public final class FlowLayout: CollectionLayout {
     public func attributesForItem(at index: Int) -> LayoutAttributes? {
         guard index >= 0, index < frames.count else { return nil }
         return cellAttributes(index, frames[index])
-    }
-
-    public func attributesForSupplementaryView(ofKind kind: SupplementaryKind) -> LayoutAttributes? {
-        supplementary.attributes(kind, viewport: viewport, contentSize: contentSize)
-    }
-
-    public func setSupplementaryView(ofKind kind: SupplementaryKind, hidden: Bool) {
-        if hidden { supplementary.hidden.insert(kind) } else { supplementary.hidden.remove(kind) }
     }
 
     /// True when the extent across the scroll axis changes (width for vertical scrolling).

@@ -20,12 +20,12 @@
 ///
 /// Every frame is arithmetic on the index, so `prepend`, `append` and `removeFirst/Last` only
 /// change the count: O(1).
-public final class GridLayout: CollectionLayout {
+public final class GridLayout: CollectionLayout, SupplementaryViewHosting, ArithmeticLayout {
     public let configuration: LayoutConfiguration
-    public private(set) var itemCount = 0
+    public internal(set) var itemCount = 0
     public private(set) var viewport = Size.zero
     private var itemSize = Size.zero
-    private var supplementary: SupplementaryViews
+    var supplementary: SupplementaryViews
 
     init(configuration: LayoutConfiguration) {
         self.configuration = configuration
@@ -64,14 +64,6 @@ public final class GridLayout: CollectionLayout {
         itemCount = sizes.count
     }
 
-    /// - Complexity: O(1).
-    public func append(sizes: [Size]) { itemCount += sizes.count }
-    /// - Complexity: O(1): every item's frame follows from its new index.
-    public func prepend(sizes: [Size]) { itemCount += sizes.count }
-    /// - Complexity: O(1).
-    public func removeFirst(_ n: Int) { itemCount -= min(max(n, 0), itemCount) }
-    /// - Complexity: O(1).
-    public func removeLast(_ n: Int) { itemCount -= min(max(n, 0), itemCount) }
 
     public var contentSize: Size {
         let rows = rowCount
@@ -117,14 +109,6 @@ public final class GridLayout: CollectionLayout {
     public func attributesForItem(at index: Int) -> LayoutAttributes? {
         guard index >= 0, index < itemCount else { return nil }
         return cellAttributes(index, frame(row: index / columns, column: index % columns))
-    }
-
-    public func attributesForSupplementaryView(ofKind kind: SupplementaryKind) -> LayoutAttributes? {
-        supplementary.attributes(kind, viewport: viewport, contentSize: contentSize)
-    }
-
-    public func setSupplementaryView(ofKind kind: SupplementaryKind, hidden: Bool) {
-        if hidden { supplementary.hidden.insert(kind) } else { supplementary.hidden.remove(kind) }
     }
 
     /// True only when the width changes (a vertical grid does not depend on the height or offset).

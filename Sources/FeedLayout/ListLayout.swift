@@ -20,10 +20,12 @@
 /// first invalid index past which tops are recomputed lazily, only as far as a query needs.
 /// So `prepend` costs O(m) for m new rows (a running offset base, no rebuild), `append` O(m),
 /// a measurement O(1) plus the rows between it and the next query, `removeFirst/Last` O(removed).
-public final class ListLayout: CollectionLayout {
+public final class ListLayout: CollectionLayout, SupplementaryViewHosting {
     public let configuration: LayoutConfiguration
     public private(set) var viewport = Size.zero
     var storage = ListStorage()
+    /// The first row the last rect query returned: the next query starts there (``QueryHint``).
+    var hint = QueryHint()
 
     var supplementary: SupplementaryViews
 
@@ -67,10 +69,14 @@ public final class ListLayout: CollectionLayout {
     ///   first row's; existing rows keep their stored tops.
     public func prepend(sizes: [Size]) {
         storage.prepend(sizes.map(initialHeight), spacing: spacing)
+        hint.index += sizes.count
     }
 
     /// - Complexity: O(removed) amortized.
-    public func removeFirst(_ n: Int) { storage.removeFirst(n, spacing: spacing) }
+    public func removeFirst(_ n: Int) {
+        storage.removeFirst(n, spacing: spacing)
+        hint.index -= n
+    }
     /// - Complexity: O(removed).
     public func removeLast(_ n: Int) { storage.removeLast(n) }
 
@@ -89,9 +95,10 @@ public final class ListLayout: CollectionLayout {
         Rect(x: insets.left, y: firstRowY + storage.top(index), width: rowWidth, height: storage.height(index))
     }
 
-    /// - Complexity: O(log n + k) once tops are valid down to the rect (a binary search over
-    ///   the cached tops); after a measurement, the first query also recomputes tops from the
-    ///   measured row down to the rect.
+    /// - Complexity: O(log d + k) once tops are valid down to the rect, for a rect starting d rows
+    ///   from where the last query's answer began (a scrolling viewport: d is a few rows); a jump
+    ///   searches from an interpolated guess, O(log n) at worst. After a measurement, the first
+    ///   query also recomputes tops from the measured row down to the rect.
     public func attributesForElements(in rect: Rect) -> [LayoutAttributes] {
         let content = contentSize
         var result = supplementary.leading(in: rect, viewport: viewport, contentSize: content)
@@ -100,8 +107,12 @@ public final class ListLayout: CollectionLayout {
             storage.validate(whileTopBelow: limit, spacing: spacing)
             let valid = storage.validCount
             let low = rect.minY - firstRowY
-            let guess = interpolatedGuess(low, first: 0, last: storage.top(valid - 1), in: 0..<valid)
+            let window = QueryHint.window(low: low, high: limit, viewport: viewport.height)
+            let guess = hint.guess(low: low, window: window, in: 0..<valid, position: { storage.top($0) }) {
+                interpolatedGuess(low, first: 0, last: storage.top(valid - 1), in: 0..<valid)
+            }
             var index = partitionPoint(in: 0..<valid, guess: guess) { storage.top($0) + storage.height($0) > low }
+            hint.index = index
             while index < valid, storage.top(index) < limit {
                 let frame = frame(index)
                 if frame.intersects(rect) { result.append(cellAttributes(index, frame)) }
@@ -117,14 +128,6 @@ public final class ListLayout: CollectionLayout {
         guard index >= 0, index < storage.count else { return nil }
         storage.validate(through: index, spacing: spacing)
         return cellAttributes(index, frame(index))
-    }
-
-    public func attributesForSupplementaryView(ofKind kind: SupplementaryKind) -> LayoutAttributes? {
-        supplementary.attributes(kind, viewport: viewport, contentSize: contentSize)
-    }
-
-    public func setSupplementaryView(ofKind kind: SupplementaryKind, hidden: Bool) {
-        if hidden { supplementary.hidden.insert(kind) } else { supplementary.hidden.remove(kind) }
     }
 
     /// True only when the width changes; heights do not depend on the width.

@@ -25,12 +25,12 @@
 ///
 /// Every frame is arithmetic on the index: any item or rect costs the same at 100 or 10⁷ items,
 /// and `prepend`, `append` and `removeFirst/Last` only change the count.
-public final class MosaicLayout: CollectionLayout {
+public final class MosaicLayout: CollectionLayout, SupplementaryViewHosting, ArithmeticLayout {
     public let configuration: LayoutConfiguration
-    public private(set) var itemCount = 0
+    public internal(set) var itemCount = 0
     public private(set) var viewport = Size.zero
     private var columnWidth = 0.0
-    private var supplementary: SupplementaryViews
+    var supplementary: SupplementaryViews
 
     init(configuration: LayoutConfiguration) {
         self.configuration = configuration
@@ -60,10 +60,6 @@ public final class MosaicLayout: CollectionLayout {
         itemCount = sizes.count
     }
 
-    public func append(sizes: [Size]) { itemCount += sizes.count }
-    public func prepend(sizes: [Size]) { itemCount += sizes.count }
-    public func removeFirst(_ n: Int) { itemCount -= min(max(n, 0), itemCount) }
-    public func removeLast(_ n: Int) { itemCount -= min(max(n, 0), itemCount) }
 
     /// Frame of slot `slot` (0...5) in group `group`.
     private func frame(group: Int, slot: Int) -> Rect {
@@ -118,14 +114,6 @@ public final class MosaicLayout: CollectionLayout {
     public func attributesForItem(at index: Int) -> LayoutAttributes? {
         guard index >= 0, index < itemCount else { return nil }
         return cellAttributes(index, frame(group: index / 6, slot: index % 6))
-    }
-
-    public func attributesForSupplementaryView(ofKind kind: SupplementaryKind) -> LayoutAttributes? {
-        supplementary.attributes(kind, viewport: viewport, contentSize: contentSize)
-    }
-
-    public func setSupplementaryView(ofKind kind: SupplementaryKind, hidden: Bool) {
-        if hidden { supplementary.hidden.insert(kind) } else { supplementary.hidden.remove(kind) }
     }
 
     public func shouldInvalidateLayout(forBoundsChange newBounds: Rect) -> Bool {

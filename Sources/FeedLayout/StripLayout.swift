@@ -6,8 +6,8 @@
 /// ```
 /// Content size equals the viewport; every bounds-size change invalidates (an offset change does
 /// not: there is nothing to scroll). Appending or removing items re-derives the side: O(1).
-public final class StripLayout: CollectionLayout {
-    public private(set) var itemCount = 0
+public final class StripLayout: CollectionLayout, ArithmeticLayout {
+    public internal(set) var itemCount = 0
     public private(set) var viewport = Size.zero
 
     init() {}
@@ -28,10 +28,6 @@ public final class StripLayout: CollectionLayout {
         itemCount = sizes.count
     }
 
-    public func append(sizes: [Size]) { itemCount += sizes.count }
-    public func prepend(sizes: [Size]) { itemCount += sizes.count }
-    public func removeFirst(_ n: Int) { itemCount -= min(max(n, 0), itemCount) }
-    public func removeLast(_ n: Int) { itemCount -= min(max(n, 0), itemCount) }
 
     public var contentSize: Size { viewport }
 

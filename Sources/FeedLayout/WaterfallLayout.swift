@@ -13,19 +13,23 @@
 /// Content height = the lowest column bottom + bottom inset.
 ///
 /// Cache: every frame, each column's items (sorted by y, since a column only grows downward)
-/// and each column's bottom. A rect query binary-searches each column, then merges the hits into
-/// index order: O(C·log n + k·log k). `append` places only the new items (O(m·C));
+/// and each column's bottom. A rect query searches each column from where the last one's answer
+/// began there (``QueryHint``), then merges the hits into
+/// index order: O(C·log d + k·log k) for d items moved. `append` places only the new items (O(m·C));
 /// `removeLast` trims the columns (O(removed + C)); `prepend`, `removeFirst` and a width change
 /// re-place everything, since every column choice depends on all items above.
-public final class WaterfallLayout: CollectionLayout {
+public final class WaterfallLayout: CollectionLayout, SupplementaryViewHosting {
     public let configuration: LayoutConfiguration
     public private(set) var viewport = Size.zero
     private var sizes: [Size] = []
     private var frames: [Rect] = []
     private var columnItems: [[Int]] = []
     private var columnBottoms: [Double] = []
+    /// Per column, the position in `columnItems` where the last rect query's answer began: the
+    /// next query starts there (``QueryHint``).
+    private var hints: [QueryHint] = []
     private var columnWidth = 0.0
-    private var supplementary: SupplementaryViews
+    var supplementary: SupplementaryViews
 
     init(configuration: LayoutConfiguration) {
         self.configuration = configuration
@@ -58,6 +62,7 @@ public final class WaterfallLayout: CollectionLayout {
         frames.reserveCapacity(sizes.count)
         columnItems = Array(repeating: [], count: columns)
         columnBottoms = Array(repeating: firstRowY, count: columns)
+        hints = Array(repeating: QueryHint(), count: columns)
         place(from: 0)
     }
 
@@ -119,17 +124,25 @@ public final class WaterfallLayout: CollectionLayout {
         return Size(width: viewport.width, height: lowest + insets.bottom + configuration.footerHeight)
     }
 
-    /// - Complexity: O(C·log n + k·log k).
+    /// - Complexity: O(C·log d + k·log k), for a rect starting d items (per column) from where the
+    ///   last query's answer began (a scrolling viewport: d is a few items); a jump searches from
+    ///   an interpolated guess, O(C·log n + k·log k) at worst.
     public func attributesForElements(in rect: Rect) -> [LayoutAttributes] {
         let content = contentSize
         var result = supplementary.leading(in: rect, viewport: viewport, contentSize: content)
         let footer = supplementary.trailing(in: rect, viewport: viewport, contentSize: content)
         guard !frames.isEmpty, !rect.isEmpty else { return result + (footer.map { [$0] } ?? []) }
         var hits: [Int] = []
-        for items in columnItems {
+        let window = QueryHint.window(low: rect.minY, high: rect.maxY, viewport: viewport.height)
+        for (column, items) in columnItems.enumerated() {
             guard let first = items.first, let last = items.last else { continue }
-            let guess = interpolatedGuess(rect.minY, first: frames[first].minY, last: frames[last].minY, in: 0..<items.count)
+            let guess = hints[column].guess(
+                low: rect.minY, window: window, in: 0..<items.count, position: { frames[items[$0]].minY }
+            ) {
+                interpolatedGuess(rect.minY, first: frames[first].minY, last: frames[last].minY, in: 0..<items.count)
+            }
             var position = partitionPoint(in: 0..<items.count, guess: guess) { frames[items[$0]].maxY > rect.minY }
+            hints[column].index = position
             while position < items.count, frames[items[position]].minY < rect.maxY {
                 if frames[items[position]].intersects(rect) { hits.append(items[position]) }
                 position += 1
@@ -144,14 +157,6 @@ public final class WaterfallLayout: CollectionLayout {
     public func attributesForItem(at index: Int) -> LayoutAttributes? {
         guard index >= 0, index < frames.count else { return nil }
         return cellAttributes(index, frames[index])
-    }
-
-    public func attributesForSupplementaryView(ofKind kind: SupplementaryKind) -> LayoutAttributes? {
-        supplementary.attributes(kind, viewport: viewport, contentSize: contentSize)
-    }
-
-    public func setSupplementaryView(ofKind kind: SupplementaryKind, hidden: Bool) {
-        if hidden { supplementary.hidden.insert(kind) } else { supplementary.hidden.remove(kind) }
     }
 
     public func shouldInvalidateLayout(forBoundsChange newBounds: Rect) -> Bool {

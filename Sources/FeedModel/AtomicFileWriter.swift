@@ -6,20 +6,6 @@ import Foundation
     import Darwin
 #endif
 
-/// Why an output file could not be written: the path and a plain reason.
-public struct FileWriteError: Error, Equatable, Sendable, CustomStringConvertible {
-    public var path: String
-    /// `no directory /tmp/missing`, `is a directory`, `permission denied`, `no space left on the device`, ...
-    public var reason: String
-
-    public init(path: String, reason: String) {
-        self.path = path
-        self.reason = reason
-    }
-
-    public var description: String { "\(path): \(reason)" }
-}
-
 /// Writes an output file all or nothing: every FeedSim command that writes a file (reports,
 /// traces, timelines, SVGs) goes through this one writer.
 ///
@@ -47,10 +33,10 @@ public final class AtomicFileWriter {
     private var finished = false
 
     /// Opens `path` for writing.
-    /// - Throws: ``FileWriteError``: empty path, missing directory, a directory, no permission.
-    public init(path: String) throws(FileWriteError) {
+    /// - Throws: ``FileError``: empty path, missing directory, a directory, no permission.
+    public init(path: String) throws(FileError) {
         self.path = path
-        func fail(_ reason: String) -> FileWriteError { FileWriteError(path: path, reason: reason) }
+        func fail(_ reason: String) -> FileError { FileError(path: path, reason: reason) }
         guard !path.isEmpty else { throw fail("empty file name") }
         var destination = path
         var info = stat()
@@ -94,18 +80,18 @@ public final class AtomicFileWriter {
         if !finished { abandon() }
     }
 
-    /// Appends bytes. - Throws: ``FileWriteError`` (the temporary is removed).
-    public func write(_ bytes: some Collection<UInt8>) throws(FileWriteError) {
+    /// Appends bytes. - Throws: ``FileError`` (the temporary is removed).
+    public func write(_ bytes: some Collection<UInt8>) throws(FileError) {
         buffer.append(contentsOf: bytes)
         if buffer.count >= 1 << 16 { try flush() }
     }
 
-    /// Appends the UTF-8 bytes of `text`. - Throws: ``FileWriteError``.
-    public func write(_ text: String) throws(FileWriteError) {
+    /// Appends the UTF-8 bytes of `text`. - Throws: ``FileError``.
+    public func write(_ text: String) throws(FileError) {
         try write(text.utf8)
     }
 
-    private func flush() throws(FileWriteError) {
+    private func flush() throws(FileError) {
         var offset = 0
         while offset < buffer.count {
             let n = buffer.withUnsafeBytes { raw in
@@ -115,7 +101,7 @@ public final class AtomicFileWriter {
                 if errno == EINTR { continue }
                 let reason = InputFile.errnoReason(errno)
                 abandon()
-                throw FileWriteError(path: path, reason: "write failed: \(reason)")
+                throw FileError(path: path, reason: "write failed: \(reason)")
             }
             offset += n
         }
@@ -123,8 +109,8 @@ public final class AtomicFileWriter {
     }
 
     /// Writes what is buffered, flushes it to disk and renames the temporary over the target.
-    /// - Throws: ``FileWriteError``; the target is then unchanged.
-    public func commit() throws(FileWriteError) {
+    /// - Throws: ``FileError``; the target is then unchanged.
+    public func commit() throws(FileError) {
         precondition(!finished, "AtomicFileWriter committed twice")
         try flush()
         finished = true
@@ -137,14 +123,14 @@ public final class AtomicFileWriter {
             close(fd)
             unlink(temporary)
             TemporaryFiles.remove(temporary)
-            throw FileWriteError(path: path, reason: "write failed: \(reason)")
+            throw FileError(path: path, reason: "write failed: \(reason)")
         }
         close(fd)
         if rename(temporary, destination) != 0 {
             let reason = InputFile.errnoReason(errno)
             unlink(temporary)
             TemporaryFiles.remove(temporary)
-            throw FileWriteError(path: path, reason: "cannot replace the file: \(reason)")
+            throw FileError(path: path, reason: "cannot replace the file: \(reason)")
         }
         TemporaryFiles.remove(temporary)
     }
@@ -161,8 +147,8 @@ public final class AtomicFileWriter {
     }
 
     /// Writes `data` to `path` all or nothing (see the type's discussion).
-    /// - Throws: ``FileWriteError``.
-    public static func write(_ data: Data, to path: String) throws(FileWriteError) {
+    /// - Throws: ``FileError``.
+    public static func write(_ data: Data, to path: String) throws(FileError) {
         let writer = try AtomicFileWriter(path: path)
         try writer.write(data)
         try writer.commit()

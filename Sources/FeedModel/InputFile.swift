@@ -6,31 +6,17 @@ import Foundation
     import Darwin
 #endif
 
-/// Why an input file could not be read, in words a user can act on.
-public struct InputFileError: Error, Equatable, Sendable, CustomStringConvertible {
-    public var path: String
-    /// `no such file`, `is a directory`, `not a regular file (a character device)`, `permission denied`, ...
-    public var reason: String
-
-    public init(path: String, reason: String) {
-        self.path = path
-        self.reason = reason
-    }
-
-    public var description: String { "\(path): \(reason)" }
-}
-
 /// Reads whole input files (traces, recordings, item files) with plain reasons for failures,
 /// instead of Foundation's "The file couldn't be opened" or, for `/dev/zero`, "You don't have
 /// permission".
 public enum InputFile {
     /// The bytes of the regular file (or pipe) at `path`.
     /// - Parameter maximumBytes: larger files are refused before they are read.
-    /// - Throws: ``InputFileError``: no such file, a directory, a device or socket (an endless
+    /// - Throws: ``FileError``: no such file, a directory, a device or socket (an endless
     ///   source such as `/dev/zero` is never read), too large, permission denied, a read error.
     /// - Complexity: O(file size).
-    public static func read(_ path: String, maximumBytes: Int) throws(InputFileError) -> Data {
-        func fail(_ reason: String) -> InputFileError { InputFileError(path: path, reason: reason) }
+    public static func read(_ path: String, maximumBytes: Int) throws(FileError) -> Data {
+        func fail(_ reason: String) -> FileError { FileError(path: path, reason: reason) }
         guard !path.isEmpty else { throw fail("empty file name") }
         var info = stat()
         guard stat(path, &info) == 0 else { throw fail(errnoReason(errno)) }

@@ -1,3 +1,4 @@
+import FeedModel
 import FeedReplay
 import Foundation
 
@@ -140,20 +141,6 @@ public enum PerfettoTrace {
         "{" + fields.sorted { $0.0 < $1.0 }.map { string($0.0) + ":" + $0.1 }.joined(separator: ",") + "}"
     }
 
-    /// A JSON string literal (RFC 8259 escapes).
-    static func string(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20: out += String(format: "\\u%04x", scalar.value)
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
-    }
+    /// A JSON string literal (RFC 8259 escapes: ``FeedModel/JSONString/literal(_:)``).
+    static func string(_ text: String) -> String { JSONString.literal(text) }
 }

@@ -174,13 +174,13 @@ public struct PresetError: Error, CustomStringConvertible, Sendable, Equatable {
 extension Preset {
     /// The names of the presets in `Seeds/` (file names without `.json`), sorted.
     /// - Parameter directory: a seeds directory on disk; `nil`: ``ResourceDirectory/seeds``.
-    /// - Throws: ``ResourceError`` when the directory cannot be listed.
+    /// - Throws: ``FileError`` when the directory cannot be listed.
     public static func availableNames(in directory: URL? = nil) throws -> [String] {
         try availableNames(in: directory.map(ResourceDirectory.directory) ?? .seeds)
     }
 
     /// The names of the presets in `seeds` (file names without `.json`), sorted.
-    /// - Throws: ``ResourceError`` when the directory cannot be listed.
+    /// - Throws: ``FileError`` when the directory cannot be listed.
     public static func availableNames(in seeds: ResourceDirectory) throws -> [String] {
         try seeds.fileNames().filter { $0.hasSuffix(".json") }.map { String($0.dropLast(5)) }
     }
@@ -194,7 +194,7 @@ extension Preset {
 
     /// Loads `<name>.json` of `seeds`.
     /// - Throws: ``PresetError`` for an unknown name (listing the known ones) or a bad file,
-    ///   ``ResourceError`` when the directory cannot be listed.
+    ///   ``FileError`` when the directory cannot be listed.
     public static func named(_ name: String, in seeds: ResourceDirectory) throws -> Preset {
         let known = try availableNames(in: seeds)
         let file = "\(name).json"

@@ -1,3 +1,4 @@
+import FeedModel
 import Foundation
 import Synchronization
 
@@ -88,7 +89,7 @@ public struct ResourceDirectory: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The names of the regular files directly in this directory, sorted.
-    /// - Throws: ``ResourceError`` when the directory does not exist or cannot be listed.
+    /// - Throws: ``FileError`` when the directory does not exist or cannot be listed.
     public func fileNames() throws -> [String] {
         switch location {
         case .embedded(let prefix):
@@ -98,17 +99,17 @@ public struct ResourceDirectory: Hashable, Sendable, CustomStringConvertible {
                 return name.contains("/") ? nil : String(name)
             }
             guard !names.isEmpty || EmbeddedFiles.shared.hasDirectory(prefix) else {
-                throw ResourceError(path: description, reason: "directory not found")
+                throw FileError(path: description, reason: "directory not found")
             }
             return names.sorted()
         case .disk(let url):
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue
             else {
-                throw ResourceError(path: url.path, reason: "directory not found")
+                throw FileError(path: url.path, reason: "directory not found")
             }
             guard let names = try? FileManager.default.contentsOfDirectory(atPath: url.path) else {
-                throw ResourceError(path: url.path, reason: "cannot list directory")
+                throw FileError(path: url.path, reason: "cannot list directory")
             }
             return names.filter { name in
                 var childIsDirectory: ObjCBool = false
@@ -120,33 +121,22 @@ public struct ResourceDirectory: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The bytes of the file `name` (may contain `/`) inside this directory.
-    /// - Throws: ``ResourceError`` naming ``path(_:)`` when there is no such file or it cannot be read.
+    /// - Throws: ``FileError`` naming ``path(_:)`` when there is no such file or it cannot be read.
     public func data(_ name: String) throws -> Data {
         switch location {
         case .embedded(let prefix):
             guard let data = EmbeddedFiles.shared.data(at: prefix + "/" + name) else {
-                throw ResourceError(path: path(name), reason: "no such file")
+                throw FileError(path: path(name), reason: "no such file")
             }
             return data
         case .disk(let url):
             do {
                 return try Data(contentsOf: url.appendingPathComponent(name))
             } catch {
-                throw ResourceError(path: path(name), reason: "cannot read file")
+                throw FileError(path: path(name), reason: "cannot read file")
             }
         }
     }
-}
-
-/// A data file or directory that cannot be read: names it (a path on disk, or an embedded path).
-public struct ResourceError: Error, Equatable, Sendable, CustomStringConvertible {
-    public var path: String
-    public var reason: String
-    public init(path: String, reason: String) {
-        self.path = path
-        self.reason = reason
-    }
-    public var description: String { "\(path): \(reason)" }
 }
 
 /// The files the build embedded (``embeddedFiles``, generated), decoded once per process.

@@ -110,17 +110,17 @@ extension ItemStore {
         return Page(items: nearestFirst.reversed(), hasMoreBefore: more, hasMoreAfter: older)
     }
 
-    /// Up to `limit` items on one side of `cursor` (`query`: `.after` or `.before`), nearest to the
+    /// Up to `limit` items on one side of `cursor` (`kind`: `.after` or `.before`), nearest to the
     /// cursor first; whether more lie beyond them; and whether an item exists on the other side of
     /// the nearest one (of `cursor` for an empty page) — `probe`: `.newerExists` or `.olderExists`.
     /// The page and its probe run in one read transaction (``Connection/read(_:)``): one snapshot.
     /// - Precondition: `limit` ≥ 1.
     private func keysetPage(
-        _ query: PageQuery, probe probeQuery: PageQuery, from cursor: Cursor, feed: FeedID, limit: Int
+        _ kind: PageStatementKind, probe probeKind: PageStatementKind, from cursor: Cursor, feed: FeedID, limit: Int
     ) throws -> (items: [Item], more: Bool, behind: Bool) {
         precondition(limit >= 1, "page limit must be at least 1")
-        let statement = try pageStatement(query)
-        let probe = try pageStatement(probeQuery)
+        let statement = try pageStatement(kind)
+        let probe = try pageStatement(probeKind)
         return try connection.read {
             try connection.serialized {
                 bind(statement, feed: feed, cursor: cursor, limit: limit + 1)
@@ -168,12 +168,12 @@ extension ItemStore {
         return try statement.step() && statement.int64(at: 0) != 0
     }
 
-    /// The statement of `query`, prepared at its first use on this connection. Every use binds all
+    /// The statement of `kind`, prepared at its first use on this connection. Every use binds all
     /// its parameters and rewinds it when done (``Statement/rewind()``), so it is ready here.
-    private func pageStatement(_ query: PageQuery) throws -> Statement {
-        if let statement = pageStatements[query.rawValue] { return statement }
-        let statement = try connection.prepare(query.sql)
-        pageStatements[query.rawValue] = statement
+    private func pageStatement(_ kind: PageStatementKind) throws -> Statement {
+        if let statement = pageStatements[kind.rawValue] { return statement }
+        let statement = try connection.prepare(kind.sql)
+        pageStatements[kind.rawValue] = statement
         return statement
     }
 
@@ -199,8 +199,9 @@ extension ItemStore {
     }
 }
 
-/// The page queries an ``ItemStore`` keeps prepared (see ``ItemStore/pageStatements``).
-enum PageQuery: Int, CaseIterable {
+/// The kinds of prepared statement an ``ItemStore`` keeps for pages and their probes, one slot each
+/// in ``ItemStore/pageStatements`` (not `FeedController.PageQuery`, the request a controller makes).
+enum PageStatementKind: Int, CaseIterable {
     case newest, after, before, newerExists, olderExists, offset
 
     var sql: String {

@@ -25,8 +25,8 @@ public final class ItemStore {
     /// Prepared rows statements by batch size (index = number of ids), so a row fetch neither
     /// builds nor hashes its SQL text (measured with `feedsim bench load`); see ``rows(ids:)``.
     var rowStatements: [Statement?] = []
-    /// Prepared page statements by ``PageQuery`` (index = raw value), for the same reason.
-    var pageStatements = [Statement?](repeating: nil, count: PageQuery.allCases.count)
+    /// Prepared page statements by ``PageStatementKind`` (index = raw value), for the same reason.
+    var pageStatements = [Statement?](repeating: nil, count: PageStatementKind.allCases.count)
     /// The kinds (reuse identifiers) read so far, so a page's stubs share their `String`s.
     var kinds = TextInterner()
     /// The database file, or `:memory:`.

@@ -31,6 +31,7 @@ import Testing
             let only = Cursor(publishedAt: 500, id: 7)
             let first = try pages.newest(limit: 1)
             #expect(first.items.map(\.id) == [7])
+            #expect(first.firstCursor == only && first.lastCursor == only, "\(kind)")
             #expect(!first.hasMoreBefore && !first.hasMoreAfter)
             // Empty pages on both sides: nothing strictly newer than the cursor (item 7 is the cursor) nor older.
             let below = try pages.after(only, limit: 5)
@@ -83,7 +84,7 @@ import Testing
             #expect(try pages.delete(ids: [5]) == 1)
             let next = try pages.after(try #require(first.lastCursor), limit: 2)
             #expect(next.items.map(\.id) == [4, 3] && next.hasMoreBefore && next.hasMoreAfter, "\(kind)")
-            #expect(try pages.delete(ids: [6, 6, 99]) == 1)
+            #expect(try pages.delete(ids: [6, 6, 99]) == 1)  // a repeated and a missing id count once and not at all
             let back = try pages.before(try #require(next.firstCursor), limit: 2)
             #expect(back.items.isEmpty && !back.hasMoreBefore && back.hasMoreAfter, "\(kind)")
         }

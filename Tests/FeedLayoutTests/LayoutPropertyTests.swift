@@ -50,6 +50,79 @@ import Testing
         #expect(prepared >= 100, "too few valid configurations (\(prepared)) for the test to mean much")
     }
 
+    /// Rect queries keep a hint (where the last answer began) and start the next search there.
+    /// A scroll sequence — small steps both ways, overscan margins, rubber-banding past both
+    /// edges, jumps anywhere (to the top, the end, a random offset), and now and then a change
+    /// (append, prepend, removeFirst/Last, a bounds change, a measured row) between two queries —
+    /// answers every query as the brute-force filter of all attributes does.
+    @Test(arguments: LayoutKind.allCases)
+    func hintedScrollQueriesEqualBruteForceFilterAcrossJumpsAndChanges(kind: LayoutKind) throws {
+        var random = RandomLayouts(seed: 0x5C20_1100 &+ UInt64(LayoutKind.allCases.firstIndex(of: kind)!))
+        var queries = 0
+        var jumps = 0
+        for trial in 0..<25 {
+            let viewport = random.viewport()
+            let configuration = random.configuration(kind, viewport: viewport)
+            let axis = configuration.scrollAxis
+            let layout = try configuration.makeLayout()
+            guard (try? layout.prepare(sizes: random.sizes(random.int(0...1_500)), viewport: viewport)) != nil else {
+                continue
+            }
+            var oracle = layout.allAttributes()
+            var offset = 0.0
+            var velocity = random.length(-400...400)  // points per step
+            for step in 0..<300 {
+                let end = axis.component(of: layout.maxContentOffset)
+                switch random.int(0...99) {
+                case 0..<4:  // a jump: to the top, to the end, or anywhere
+                    offset = [0, end, random.length(0...max(end, 1))][random.int(0...2)]
+                    jumps += 1
+                case 4..<7:  // a change between two queries
+                    switch random.int(0...5) {
+                    case 0: layout.append(sizes: random.sizes(random.int(1...40)))
+                    case 1: layout.prepend(sizes: random.sizes(random.int(1...40)))
+                    case 2: layout.removeFirst(random.int(0...30))
+                    case 3: layout.removeLast(random.int(0...30))
+                    case 4:
+                        let bounds = Rect(origin: axis.point(offset), size: viewport)
+                        if layout.shouldInvalidateLayout(forBoundsChange: bounds) {
+                            layout.invalidateLayout(forBoundsChange: bounds)
+                        }
+                    default:
+                        if layout.itemCount > 0 {
+                            let index = random.int(0...(layout.itemCount - 1))
+                            _ = layout.setMeasuredSize(random.size(), forItemAt: index, contentOffset: axis.point(offset))
+                        }
+                    }
+                    oracle = layout.allAttributes()
+                case 7..<15:
+                    velocity = random.length(-400...400)
+                default:
+                    break
+                }
+                offset = min(max(offset + velocity, -120), axis.component(of: layout.maxContentOffset) + 120)
+                if kind == .carousel {  // the carousel's attributes follow the offset
+                    let bounds = Rect(origin: axis.point(offset), size: viewport)
+                    if layout.shouldInvalidateLayout(forBoundsChange: bounds) {
+                        layout.invalidateLayout(forBoundsChange: bounds)
+                        oracle = layout.allAttributes()
+                    }
+                }
+                // The viewport, extended by an overscan margin before and after.
+                let rect = axis.extending(
+                    Rect(origin: axis.point(offset), size: viewport), before: random.length(0...300),
+                    after: random.length(0...300))
+                let fast = layout.attributesForElements(in: rect)
+                let expected = oracle.filter { $0.frame.intersects(rect) }
+                #expect(
+                    fast == expected,
+                    "trial \(trial) step \(step) \(configuration) rect \(rect): \(indices(fast)) vs \(indices(expected))")
+                queries += 1
+            }
+        }
+        #expect(queries >= 5_000 && jumps >= 150, "too few queries (\(queries)) or jumps (\(jumps)) to mean much")
+    }
+
     /// Append, prepend, removeFirst/Last in random order give the same frames as preparing the
     /// resulting sizes from scratch (whole-point inputs, so both paths are exact).
     @Test(arguments: LayoutKind.allCases)

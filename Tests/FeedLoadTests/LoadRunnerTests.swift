@@ -31,7 +31,9 @@ import FeedResources
     @Test func keysetReplaySessionsSeeNoDuplicatesOrSkipsWhileWritersInsertAtTheHead() throws {
         let database = try seededDatabase(count: 3_000)
         defer { database.cleanUp() }
-        let report = try LoadRunner(configuration: writeLoad(.keyset, path: database.path), openBackend: openSQLite).run()
+        let report = try LoadRunner(
+            configuration: writeLoad(.keyset, path: database.path), clock: .virtual(), openBackend: openSQLite
+        ).run()
         #expect(report.sessions.failed == 0)
         #expect(report.errors.isEmpty)
         #expect(report.sessions.started >= 4)
@@ -66,7 +68,11 @@ import FeedResources
     @Test func offsetReplaySessionsLoadDuplicatesUnderTheSameWrites() throws {
         let database = try seededDatabase(count: 3_000)
         defer { database.cleanUp() }
-        let report = try LoadRunner(configuration: writeLoad(.offset, path: database.path), openBackend: openSQLite).run()
+        // On a virtual clock (LoadClock): the writers' 600 inserts and the sessions' pages land at
+        // the same virtual times however loaded the machine is.
+        let report = try LoadRunner(
+            configuration: writeLoad(.offset, path: database.path), clock: .virtual(), openBackend: openSQLite
+        ).run()
         #expect(report.sessions.failed == 0)
         #expect(report.latency["offset"] != nil && report.latency["after"] == nil)
         #expect(report.inserted > 100)
@@ -95,20 +101,23 @@ import FeedResources
     @Test func aSessionPacedAtTenTimesRealTimeTakesATenthOfItsTraceInWallTime() throws {
         let database = try seededDatabase(count: 500)
         defer { database.cleanUp() }
-        // A 3 s trace at K = 10 needs at least 3 / 10 = 0.3 wall seconds: a 0.2 s run interrupts it.
+        // A 3 s trace at K = 10 needs at least 3 / 10 = 0.3 s of the load's clock: a 0.2 s run interrupts
+        // it. The clock is virtual (LoadClock): it moves only while the session waits for its next
+        // frame, so a loaded machine (a worker thread starting late) changes nothing.
         var paced = LoadConfiguration(
             path: database.path, feedName: "home", model: .closed(sessions: 1),
             traces: .synthesized(models: [.reader], durationSeconds: 3), timeScale: 10, durationSeconds: 0.2,
             workers: 1)
-        let interrupted = try LoadRunner(configuration: paced, openBackend: openSQLite).run()
+        let interrupted = try LoadRunner(configuration: paced, clock: .virtual(), openBackend: openSQLite).run()
         #expect(interrupted.sessions.completed == 0)
         #expect(interrupted.sessions.interrupted == 1)
-        // With no waiting the same trace (at most 3 s + 3 s of settling = 720 frames) finishes well within 20 s.
+        // With no waiting the same trace (at most 3 s + 3 s of settling = 720 frames) finishes well within
+        // 20 s: on the virtual clock only waits take time, and this run has none.
         paced.timeScale = nil
         paced.durationSeconds = 20
         paced.model = .closed(sessions: 1)
         let stop = StopSignal()
-        let runner = try LoadRunner(configuration: paced, stop: stop, openBackend: openSQLite)
+        let runner = try LoadRunner(configuration: paced, stop: stop, clock: .virtual(), openBackend: openSQLite)
         let watcher = Thread {
             while runner.progress().started < 2 && !stop.isSet { Thread.sleep(forTimeInterval: 0.002) }
             stop.set()  // the first session has completed and a second started: enough

@@ -51,13 +51,13 @@ import Testing
 
     @Test func aMissingDirectoryOrADirectoryTargetIsSaidPlainly() {
         let missing = path("no-such-dir/out.svg")
-        #expect(throws: FileWriteError(path: missing, reason: "no directory \(path("no-such-dir"))")) {
+        #expect(throws: FileError(path: missing, reason: "no directory \(path("no-such-dir"))")) {
             try AtomicFileWriter.write(Data(), to: missing)
         }
-        #expect(throws: FileWriteError(path: directory.path, reason: "is a directory")) {
+        #expect(throws: FileError(path: directory.path, reason: "is a directory")) {
             try AtomicFileWriter.write(Data(), to: directory.path)
         }
-        #expect(throws: FileWriteError(path: "", reason: "empty file name")) {
+        #expect(throws: FileError(path: "", reason: "empty file name")) {
             try AtomicFileWriter.write(Data(), to: "")
         }
     }

@@ -1,3 +1,4 @@
+import FeedModel
 import FeedResources
 import FeedSimTestSupport
 import Foundation
@@ -45,14 +46,14 @@ import Testing
     }
 
     @Test func missingFilesAndDirectoriesAreErrorsNamingThem() {
-        #expect(throws: ResourceError(path: "Seeds/nope.json (embedded)", reason: "no such file")) {
+        #expect(throws: FileError(path: "Seeds/nope.json (embedded)", reason: "no such file")) {
             try ResourceDirectory.embedded("Seeds").data("nope.json")
         }
-        #expect(throws: ResourceError(path: "Seeds/nothing (embedded)", reason: "directory not found")) {
+        #expect(throws: FileError(path: "Seeds/nothing (embedded)", reason: "directory not found")) {
             try ResourceDirectory.embedded("Seeds/nothing").fileNames()
         }
         let absent = URL(fileURLWithPath: "/nonexistent-feedsim-dir")
-        #expect(throws: ResourceError(path: absent.path, reason: "directory not found")) {
+        #expect(throws: FileError(path: absent.path, reason: "directory not found")) {
             try ResourceDirectory.directory(absent).fileNames()
         }
     }

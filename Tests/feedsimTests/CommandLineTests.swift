@@ -86,19 +86,16 @@ import Testing
         #expect(throws: UsageError.self) { try threshold(["--pull-threshold", "-1"]) }
     }
 
-    @Test func layoutJSONListsSupplementaryViewsWithUIKitsKinds() throws {
-        let pipe = Pipe()
-        let saved = dup(STDOUT_FILENO)
-        dup2(pipe.fileHandleForWriting.fileDescriptor, STDOUT_FILENO)
-        let status = run(
+    /// Run as a child process: its stdout is its own, so tests printing in parallel (Swift
+    /// Testing runs them on many threads of this process) cannot mix into the JSON.
+    @Test(.enabled(if: FeedsimProcess.binary != nil, "feedsim binary not found next to the test runner; run `swift build`"))
+    func layoutJSONListsSupplementaryViewsWithUIKitsKinds() throws {
+        let outcome = try FeedsimProcess(directory: directory).run([
             "layout", "--kind", "grid", "--count", "7", "--viewport", "320x600", "--spacing", "10", "--header-height", "40",
-            "--footer-height", "44", "--refresh-height", "50", "--rect", "0,-50,320,500", "--json")
-        fflush(nil)
-        dup2(saved, STDOUT_FILENO)
-        close(saved)
-        pipe.fileHandleForWriting.closeFile()
-        #expect(status == 0)
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+            "--footer-height", "44", "--refresh-height", "50", "--rect", "0,-50,320,500", "--json",
+        ])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        let data = Data(outcome.stdout.utf8)
         let json = try JSONSerialization.jsonObject(with: data) as! [String: Any]
         let elements = json["elements"] as! [[String: Any]]
         // Hand-computed in SupplementaryViewTests: refresh at y −50, header at 0, 7 cells, footer at 360.

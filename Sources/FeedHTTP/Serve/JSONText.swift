@@ -1,25 +1,10 @@
+import FeedModel
+
 /// Builds JSON text by hand for the API's responses: keys in the order added, strings escaped as
 /// RFC 8259 §7 requires (quote, backslash and control characters), numbers in their shortest form.
 enum JSONText {
-    /// `text` as a JSON string literal.
-    static func string(_ text: String) -> String {
-        var out = "\""
-        out.reserveCapacity(text.utf8.count + 2)
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case let c where c.value < 0x20:
-                let hex = String(c.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
-    }
+    /// `text` as a JSON string literal (``FeedModel/JSONString/literal(_:)``).
+    static func string(_ text: String) -> String { JSONString.literal(text) }
 
     /// A Double as JSON: an integer when it is whole (`390`, not `390.0`); JSON has no NaN or infinity (`null`).
     static func number(_ value: Double) -> String {

@@ -16,10 +16,13 @@ public final class LoadRunner: Sendable {
     /// opens the SQLite file `--db` names, and checks the feed) and loads the writer preset.
     /// - Parameter openBackend: opens the backend and feed `configuration` names (its `path`, its
     ///   `feedName`), called once, after the configuration's values are checked.
+    /// - Parameter clock: what the run is paced by (sessions' due times, frames at time scale K,
+    ///   the writers' rate, the duration): the wall clock, or ``LoadClock/virtual()`` for a run that
+    ///   does the same steps at the same times however loaded the machine is (tests).
     /// - Throws: ``LoadConfigurationError`` for an unusable value (an OFFSET pagination over a
     ///   backend without OFFSET pages among them), `openBackend`'s error, ``PresetError``.
     public init(
-        configuration: LoadConfiguration, stop: StopSignal = StopSignal(),
+        configuration: LoadConfiguration, stop: StopSignal = StopSignal(), clock: LoadClock = .wall,
         openBackend: (LoadConfiguration) throws -> any FeedBackendConnector
     ) throws {
         func fail(_ field: String, _ reason: String) -> LoadConfigurationError {
@@ -93,7 +96,8 @@ public final class LoadRunner: Sendable {
                 ratePerSecond: configuration.writeRate * Double(writerCount) / Double(configuration.writers),
                 batch: configuration.writeBatch, connector: connector, preset: preset,
                 seed: configuration.seed, keepWrites: configuration.keepWrites, mix: configuration.writeMix,
-                firstWriter: configuration.segment?.firstOfShare(configuration.writers) ?? 0)
+                firstWriter: configuration.segment?.firstOfShare(configuration.writers) ?? 0,
+                clock: clock, until: .nanoseconds(Int64(configuration.runSeconds * 1e9)))
         } else {
             writers = nil
         }
@@ -101,7 +105,7 @@ public final class LoadRunner: Sendable {
         scheduler = SessionScheduler(
             model: model, workers: configuration.workers,
             duration: .nanoseconds(Int64(configuration.runSeconds * 1e9)), share: share, stop: stop,
-            stages: configuration.stages, io: connector as? any WorkerIOProviding
+            stages: configuration.stages, io: connector as? any WorkerIOProviding, clock: clock
         ) { index in
             var options = configuration.replay
             options.seed = configuration.replay.seed &+ UInt64(index)
@@ -114,7 +118,7 @@ public final class LoadRunner: Sendable {
                 index: index, pool: pool, mode: configuration.pagination,
                 trace: configuration.traces.trace(forSession: index, seed: configuration.seed),
                 layout: configuration.layout, options: options, timeScale: configuration.timeScale,
-                insertPreset: preset, latency: configuration.latency)
+                insertPreset: preset, latency: configuration.latency, clock: clock)
         }
     }
 

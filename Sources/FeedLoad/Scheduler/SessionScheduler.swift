@@ -21,16 +21,17 @@ public final class SessionScheduler: Sendable {
 
     public let model: ArrivalModel
     public let workers: Int
-    /// Wall-clock limit of the run.
+    /// Limit of the run on ``clock``.
     public let duration: Duration
     /// The session numbers this scheduler starts and how many (all from 0 unless a segment or
     /// `--iterations` says otherwise).
     public let share: SessionShare
     /// The ramp of sessions (closed model) or arrivals per second (open model); `nil` for a constant load.
     public let stages: LoadStages?
+    /// The clock due times and the deadline are read on (the wall clock, or a virtual one in tests).
+    public let clock: LoadClock
     private let factory: Factory
     private let stop: StopSignal
-    private let clock = ContinuousClock()
     private let state: Mutex<SchedulerState>
     /// One metrics box per worker: only that worker and ``snapshot()`` lock it.
     private let workerMetrics: [MetricsBox]
@@ -53,11 +54,12 @@ public final class SessionScheduler: Sendable {
     ///   - io: makes each worker's ``FeedModel/WorkerIO``: the worker drives it between steps and
     ///     waits in it when nothing is due; a session whose step leaves it ``LoadSession/awaitsIO``
     ///     stays with its worker until its request is answered.
+    ///   - clock: ``LoadClock/wall``, or a virtual clock the sessions pace themselves by too.
     /// - Precondition: sessions/slots ≥ 1, rate > 0, workers ≥ 1.
     public init(
         model: ArrivalModel, workers: Int = ProcessInfo.processInfo.activeProcessorCount, duration: Duration,
         share: SessionShare = .all(), stop: StopSignal, stages: LoadStages? = nil,
-        io: (any WorkerIOProviding)? = nil, factory: @escaping Factory
+        io: (any WorkerIOProviding)? = nil, clock: LoadClock = .wall, factory: @escaping Factory
     ) {
         self.io = io
         switch model {
@@ -71,6 +73,7 @@ public final class SessionScheduler: Sendable {
         self.share = share
         self.stages = stages
         self.stop = stop
+        self.clock = clock
         self.factory = factory
         self.state = Mutex(SchedulerState())
         self.workerMetrics = (0..<workers).map { _ in MetricsBox() }
@@ -82,12 +85,13 @@ public final class SessionScheduler: Sendable {
     /// stopped at once: the workers already started end, and none is waited for that never ran.
     /// - Returns: counts of sessions and the metrics merged across workers.
     public func run() -> SchedulerResult {
-        let start = clock.now
+        let start = clock.now()
         deadline.withLock { $0 = start.advanced(by: duration) }
         state.withLock {
             $0.start(model: model, share: share, at: start, deadline: start.advanced(by: duration), stages: stages)
         }
         let group = DispatchGroup()
+        clock.join(workers)
         var failure: String?
         for worker in 0..<workers {
             group.enter()
@@ -95,24 +99,27 @@ public final class SessionScheduler: Sendable {
             // unprobed, so a small stack that overflowed would corrupt a neighbour silently.
             let code = ThreadLauncher.start(stackSize: 8 << 20) { [self] in
                 workerLoop(worker)
+                clock.leave()
                 group.leave()
             }
             if code != 0 {
+                for _ in worker..<workers { clock.leave() }  // these never run
                 group.leave()  // this one never runs
                 failure = ThreadLauncher.StartFailure(role: "worker", index: worker, count: workers, code: code).description
                 stop.set()
                 break
             }
         }
+        clock.resume()
         group.wait()
-        let elapsed = start.duration(to: clock.now)
+        let elapsed = start.duration(to: clock.now())
         return SchedulerResult(
             counts: state.withLock { $0.counts }, metrics: snapshot(), elapsed: elapsed, startFailure: failure)
     }
 
     /// The session counts and metrics so far (for a progress line); safe from any thread.
     public func progress() -> SchedulerResult {
-        let now = clock.now
+        let now = clock.now()
         let (counts, start) = state.withLock { ($0.counts, $0.startInstant) }
         return SchedulerResult(counts: counts, metrics: snapshot(), elapsed: (start ?? now).duration(to: now))
     }
@@ -138,7 +145,7 @@ public final class SessionScheduler: Sendable {
             if let workerIO {
                 workerIO.perform()
                 if !parked.isEmpty {
-                    if stop.isSet || clock.now >= (deadline ?? clock.now) {
+                    if stop.isSet || clock.now() >= (deadline ?? clock.now()) {
                         workerIO.cancelAll()
                         for box in parked { end(box, interrupted: true, error: nil, on: worker) }
                         parked.removeAll()
@@ -146,14 +153,14 @@ public final class SessionScheduler: Sendable {
                         let ready = parked.filter { !$0.session.awaitsIO }
                         if !ready.isEmpty {
                             parked.removeAll { !$0.session.awaitsIO }
-                            let now = clock.now
+                            let now = clock.now()
                             state.withLock { for box in ready { $0.push(box, due: now) } }
                         }
                     }
                 }
             }
-            let now = clock.now
-            let job = state.withLock { $0.nextJob(now: now, stopped: stop.isSet, clock: clock) }
+            let now = clock.now()
+            let job = state.withLock { $0.nextJob(now: now, stopped: stop.isSet, clock: ContinuousClock()) }
             switch job {
             case .exit:
                 return
@@ -161,12 +168,12 @@ public final class SessionScheduler: Sendable {
                 if let workerIO {
                     workerIO.wait(microseconds: Int(min(delay.seconds, 0.001) * 1e6))
                 } else {
-                    Thread.sleep(forTimeInterval: min(delay.seconds, 0.001))
+                    clock.wait(until: now.advanced(by: delay), cap: .milliseconds(1))
                 }
             case .create(let index):
                 do {
                     let session = try factory(index)
-                    state.withLock { $0.push(SessionBox(index: index, session: session), due: clock.now) }
+                    state.withLock { $0.push(SessionBox(index: index, session: session), due: clock.now()) }
                 } catch {
                     workerMetrics[worker].metrics.withLock {
                         $0.recordError(error)
@@ -175,7 +182,7 @@ public final class SessionScheduler: Sendable {
                                 session: index, consistency: ConsistencyCount(), itemsLoaded: 0,
                                 error: String(describing: error)))
                     }
-                    state.withLock { $0.ended(failed: true, now: clock.now) }
+                    state.withLock { $0.ended(failed: true, now: clock.now()) }
                 }
             case .step(let box):
                 if run(box, on: worker) { parked.append(box) }
@@ -192,11 +199,11 @@ public final class SessionScheduler: Sendable {
         do {
             // A session that asks to go on at once (no think time) keeps its worker for up to
             // `stepsPerTurn` steps, so the shared queue's lock is taken once per turn, not per step.
-            let runEnd = deadline.withLock { $0 } ?? clock.now
+            let runEnd = deadline.withLock { $0 } ?? clock.now()
             let next = try workerMetrics[worker].metrics.withLock { metrics in
                 var next = try box.session.step(&metrics)
                 var steps = 1
-                while next == .zero && steps < Self.stepsPerTurn && !stop.isSet && clock.now < runEnd
+                while next == .zero && steps < Self.stepsPerTurn && !stop.isSet && clock.now() < runEnd
                     && !box.session.awaitsIO
                 {
                     next = try box.session.step(&metrics)
@@ -206,7 +213,7 @@ public final class SessionScheduler: Sendable {
             }
             if let next {
                 if box.session.awaitsIO { return true }
-                state.withLock { $0.push(box, due: clock.now.advanced(by: next)) }
+                state.withLock { $0.push(box, due: clock.now().advanced(by: next)) }
             } else {
                 end(box, interrupted: false, error: nil, on: worker)
             }
@@ -234,7 +241,7 @@ public final class SessionScheduler: Sendable {
             }
         }
         state.withLock {
-            $0.ended(failed: failed, interrupted: interrupted && error == nil, retired: retired, now: clock.now)
+            $0.ended(failed: failed, interrupted: interrupted && error == nil, retired: retired, now: clock.now())
         }
     }
 }

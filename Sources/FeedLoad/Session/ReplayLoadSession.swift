@@ -4,14 +4,15 @@ import FeedResources
 
 /// One load session: a trace replayed through the real replay machinery (``ReplaySession``:
 /// feed controller, layout, virtualizer, scroll model) against the store on the session's own
-/// connection (``TimedBackend``), paced against the wall clock.
+/// connection (``TimedBackend``), paced against the load's clock (``LoadClock``: the wall clock, or
+/// a virtual one in tests).
 ///
 /// What a user waits for: each page and row answer reaches the replay's virtual clock after the
 /// query's measured wall time (``TimedBackend``'s ``FeedReplay/ReplayBackend/lastCallMilliseconds``)
 /// plus a draw of `latency` (`--latency`, a network between the app and its backend, added
 /// client-side; from the session's seed; `fixed:0` by default), so a slower backend shows as more
 /// blank area and later first content. The fault model is `none`: the failures are the real ones. Pacing: with time scale `K`, the
-/// frame at virtual time `v` ms is due at wall time `start + v / K` (K = 1 replays in real time,
+/// frame at virtual time `v` ms is due at `start + v / K` on the load clock (K = 1 replays in real time,
 /// K = 10 ten times faster); with `K = nil` (`--time-scale max`) frames run back to back, no think
 /// time. A step runs every frame that is due (at most ``maxFramesPerStep``), then asks to wait
 /// until the next one is due.
@@ -31,8 +32,11 @@ public final class ReplayLoadSession: LoadSession {
     private let pool: ConnectionPool
     private let connections: SessionConnections
     private let maxIDAtStart: Int64
-    private let clock = ContinuousClock()
-    private var wallStart: ContinuousClock.Instant?
+    /// Measures the steps' own work (always real time).
+    private let workClock = ContinuousClock()
+    /// Paces the frames.
+    private let clock: LoadClock
+    private var paceStart: ContinuousClock.Instant?
 
     /// Takes connections from `pool` (opening them on the calling thread when none is idle), reads
     /// the largest id, and builds the replay. The connections go back in ``finish(interrupted:_:)``
@@ -43,14 +47,16 @@ public final class ReplayLoadSession: LoadSession {
     ///   - latency: the client-side network delay of every page and row answer, ms, on top of the
     ///     measured query time (the replay's ``FeedReplay/ReplayOptions/rowLatency`` still applies to
     ///     rows when set).
+    ///   - clock: the clock frames are paced by (the scheduler's).
     /// - Throws: the backend's errors opening the session's or the ground truth's connection,
     ///   ``LayoutError`` or ``ReplayError`` building the replay.
     public init(
         index: Int, pool: ConnectionPool, mode: PaginationMode, trace: Trace,
         layout: LayoutConfiguration, options: ReplayOptions, timeScale: Double?, insertPreset: Preset,
-        latency: LatencyModel = .fixed(ms: 0)
+        latency: LatencyModel = .fixed(ms: 0), clock: LoadClock = .wall
     ) throws {
         self.index = index
+        self.clock = clock
         self.timeScale = timeScale
         self.pool = pool
         let connections = try pool.take()
@@ -74,13 +80,13 @@ public final class ReplayLoadSession: LoadSession {
     }
 
     public func step(_ metrics: inout LoadMetrics) throws -> Duration? {
-        let stepStart = clock.now
-        let start = wallStart ?? stepStart
-        wallStart = start
+        let stepStart = workClock.now
+        let start = paceStart ?? clock.now()
+        paceStart = start
         var frames = 0
         defer {
             metrics.frames += frames
-            metrics.replayNanoseconds += stepStart.duration(to: clock.now).nanoseconds
+            metrics.replayNanoseconds += stepStart.duration(to: workClock.now).nanoseconds
             backend.flush(into: &metrics)
         }
         while frames < Self.maxFramesPerStep {
@@ -89,7 +95,7 @@ public final class ReplayLoadSession: LoadSession {
             guard more else { return nil }
             if let timeScale {
                 let due = start.advanced(by: .nanoseconds(Int64(replay.nextFrameTime * 1e6 / timeScale)))
-                let wait = clock.now.duration(to: due)
+                let wait = clock.now().duration(to: due)
                 if wait > .zero { return wait }
             }
         }

@@ -7,7 +7,9 @@ import FeedResources
 /// (inserts at the head, updates and deletes as the ``WriteMix`` says), each on its own connection
 /// and with its own seeded stream (``writerSeed(base:writer:)``), until stopped. Writer k runs one
 /// batch every `count × batch / ratePerSecond` seconds on a fixed schedule (a late batch does not
-/// move later ones), so the rate holds whatever the lock waits.
+/// move later ones), so the rate holds whatever the lock waits. The schedule runs on the load's
+/// clock (``LoadClock``); on a virtual one each writer stops writing at `until` (the run's end),
+/// since virtual time would otherwise race ahead once the sessions are done.
 ///
 /// When they stop, unless ``keepWrites``: each writer deletes the items it inserted that are still
 /// there, and the pool puts back the pre-existing items the writers updated or deleted, as they
@@ -32,15 +34,21 @@ public final class WriterPool: Sendable {
     private let journal = RestoreJournal()
     /// The store's largest id when ``start()`` ran: items up to it existed before the writers.
     private let baselineMaxID = Atomic<Int64>(0)
+    private let clock: LoadClock
+    /// On a virtual clock: no batch is due at or after this time.
+    private let until: Duration?
 
     /// - Parameter firstWriter: the run's number of writer 0 of this pool (a segment's first
     ///   writer), so writer k draws the seed writer `firstWriter + k` of the whole run draws.
     /// - Precondition: `count` ≥ 1, `ratePerSecond` > 0, `batch` ≥ 1.
     public init(
         count: Int, ratePerSecond: Double, batch: Int = 1, connector: any FeedBackendConnector, preset: Preset,
-        seed: UInt64, keepWrites: Bool = false, mix: WriteMix = .insertOnly, firstWriter: Int = 0
+        seed: UInt64, keepWrites: Bool = false, mix: WriteMix = .insertOnly, firstWriter: Int = 0,
+        clock: LoadClock = .wall, until: Duration? = nil
     ) {
         self.firstWriter = firstWriter
+        self.clock = clock
+        self.until = clock.isVirtual ? until : nil
         self.keepWrites = keepWrites
         self.mix = mix
         precondition(count >= 1 && ratePerSecond > 0 && batch >= 1, "writers need a count, a rate and a batch")
@@ -66,6 +74,7 @@ public final class WriterPool: Sendable {
             }
         }
         let interval = Double(count * batch) / ratePerSecond
+        clock.join(count)
         for writer in 0..<count {
             group.enter()
             // Writers run SQLite calls only: 1 MiB of stack is plenty and keeps 64 of them cheap.
@@ -74,6 +83,7 @@ public final class WriterPool: Sendable {
                 run(writer, interval: interval)
             }
             if code != 0 {
+                for _ in writer..<count { clock.leave() }  // these never run
                 group.leave()
                 stop()
                 return ThreadLauncher.StartFailure(role: "writer", index: writer, count: count, code: code).description
@@ -83,7 +93,12 @@ public final class WriterPool: Sendable {
     }
 
     private func run(_ writer: Int, interval: Double) {
-        let clock = ContinuousClock()
+        var paced = true
+        func stopPacing() {
+            if paced { clock.leave() }
+            paced = false
+        }
+        defer { stopPacing() }
         let headWriter: HeadWriter
         do {
             var largestID: (() throws -> Int64)?
@@ -100,16 +115,23 @@ public final class WriterPool: Sendable {
             return
         }
         // Stagger the writers evenly across one interval.
-        var due = clock.now.advanced(by: .seconds(interval * Double(writer) / Double(count)))
+        var due = clock.now().advanced(by: .seconds(interval * Double(writer) / Double(count)))
+        let end = until.map { clock.now().advanced(by: $0) }
         while !done.load(ordering: .acquiring) {
-            let wait = clock.now.duration(to: due)
-            if wait > .zero {
-                Thread.sleep(forTimeInterval: min(wait.seconds, 0.01))
+            if let end, due >= end {
+                // The run is over on the virtual clock: wait (in real time) for stop().
+                stopPacing()
+                Thread.sleep(forTimeInterval: 0.001)
+                continue
+            }
+            if clock.now() < due {
+                clock.wait(until: due, cap: .milliseconds(10))
                 continue
             }
             boxes[writer].metrics.withLock { _ = headWriter.writeBatch(batch, into: &$0) }
             due = due.advanced(by: .seconds(interval))
         }
+        stopPacing()
         // Each writer removes its own rows before ``stop()`` returns (unless they are kept).
         guard !keepWrites else { return }
         do {

@@ -20,7 +20,7 @@ extension Trace {
 
     /// Writes ``jsonLines()`` to `path` with ``AtomicFileWriter`` (a regular file is replaced by a
     /// temporary renamed into place, so a failed run never leaves a half-written trace).
-    /// - Throws: ``FileWriteError`` naming the path and the reason.
+    /// - Throws: ``FileError`` naming the path and the reason.
     public func write(toFile path: String) throws {
         let writer = try AtomicFileWriter(path: path)
         try writeJSONLines { try writer.write($0) }
@@ -227,22 +227,6 @@ struct TraceLineFields {
         return TraceEvent(t: t, kind)
     }
 
-    /// `text` as a JSON string literal (quotes, backslashes and control characters escaped).
-    static func quoted(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
-    }
+    /// `text` as a JSON string literal (``FeedModel/JSONString/literal(_:)``).
+    static func quoted(_ text: String) -> String { JSONString.literal(text) }
 }

@@ -66,7 +66,7 @@ func writeOutput(to path: String, option: String, _ body: (AtomicFileWriter) thr
             let writer = try AtomicFileWriter(path: path)
             try body(writer)
             try writer.commit()
-        } catch let error as FileWriteError {
+        } catch let error as FileError where error.path == path {  // the writer's own, not one of body's inputs
             throw CommandFailure("\(option) \(error.path): \(error.reason)")
         }
     }

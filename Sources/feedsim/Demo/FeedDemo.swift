@@ -54,7 +54,7 @@ enum FeedDemo {
     ///   - recorder: called once per replay, in order, before it runs; the recorder it returns (if
     ///     any) receives that replay's frames and requests (`feedsim demo --html`).
     /// - Returns: one ``Run`` per replay, in order.
-    /// - Throws: ``ResourceError`` when a seed file cannot be read (`--seeds DIR` names the
+    /// - Throws: ``FileError`` when a seed file cannot be read (`--seeds DIR` names the
     ///   directory), or the store's error.
     public static func run(
         options: ReplayOptions = defaultOptions, recorder: (Trace) -> (any ReplayRecorder)? = { _ in nil }
