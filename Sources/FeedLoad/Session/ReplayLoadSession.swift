@@ -53,6 +53,8 @@ public final class ReplayLoadSession: LoadSession {
             options.latency = .fixed(ms: 0)
             options.faults = .none
             options.keepTimeline = false
+            // The load report reads the blank mean, the time to first content and the violations alone.
+            options.measures = .loadSummary
             backend = TimedBackend(
                 backend: connections.backend, connector: pool.connector, mode: mode, insertPreset: insertPreset,
                 seed: options.seed)
