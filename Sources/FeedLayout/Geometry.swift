@@ -2,7 +2,7 @@
 public struct Point: Hashable, Sendable, Codable {
     public var x: Double
     public var y: Double
-    public init(x: Double, y: Double) {
+    @inlinable public init(x: Double, y: Double) {
         self.x = x
         self.y = y
     }
@@ -13,7 +13,7 @@ public struct Point: Hashable, Sendable, Codable {
 public struct Size: Hashable, Sendable, Codable {
     public var width: Double
     public var height: Double
-    public init(width: Double, height: Double) {
+    @inlinable public init(width: Double, height: Double) {
         self.width = width
         self.height = height
     }
@@ -25,37 +25,39 @@ public struct Rect: Hashable, Sendable, Codable {
     public var origin: Point
     public var size: Size
 
-    public init(origin: Point, size: Size) {
+    @inlinable public init(origin: Point, size: Size) {
         self.origin = origin
         self.size = size
     }
-    public init(x: Double, y: Double, width: Double, height: Double) {
+    @inlinable public init(x: Double, y: Double, width: Double, height: Double) {
         self.init(origin: Point(x: x, y: y), size: Size(width: width, height: height))
     }
     public static let zero = Rect(x: 0, y: 0, width: 0, height: 0)
 
-    public var minX: Double { origin.x }
-    public var minY: Double { origin.y }
-    public var maxX: Double { origin.x + size.width }
-    public var maxY: Double { origin.y + size.height }
+    @inlinable public var minX: Double { origin.x }
+    @inlinable public var minY: Double { origin.y }
+    @inlinable public var maxX: Double { origin.x + size.width }
+    @inlinable public var maxY: Double { origin.y + size.height }
     public var midX: Double { origin.x + size.width / 2 }
     public var midY: Double { origin.y + size.height / 2 }
-    public var width: Double { size.width }
-    public var height: Double { size.height }
+    @inlinable public var width: Double { size.width }
+    @inlinable public var height: Double { size.height }
     public var center: Point { Point(x: midX, y: midY) }
 
     /// Whether the rect has no area (width or height ≤ 0).
-    public var isEmpty: Bool { !(size.width > 0) || !(size.height > 0) }
+    @inlinable public var isEmpty: Bool { !(size.width > 0) || !(size.height > 0) }
 
     /// Half-open intersection test, as `CGRect.intersects`: rects that only touch do not
-    /// intersect, and an empty rect intersects nothing.
-    public func intersects(_ other: Rect) -> Bool {
+    /// intersect, and an empty rect intersects nothing. Inlinable with the accessors above: the
+    /// replay tests ~140 rects per frame, and as a call each test cost ~25 instructions more
+    /// (3.5k of ~78k instructions per frame in `bench replay`'s flinger trace).
+    @inlinable public func intersects(_ other: Rect) -> Bool {
         if isEmpty || other.isEmpty { return false }
         return minX < other.maxX && other.minX < maxX && minY < other.maxY && other.minY < maxY
     }
 
     /// The overlapping part, or `nil` when the rects do not intersect.
-    public func intersection(_ other: Rect) -> Rect? {
+    @inlinable public func intersection(_ other: Rect) -> Rect? {
         guard intersects(other) else { return nil }
         let x0 = max(minX, other.minX)
         let y0 = max(minY, other.minY)

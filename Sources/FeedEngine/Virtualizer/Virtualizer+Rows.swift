@@ -86,6 +86,7 @@ extension Virtualizer {
         }
         // The next update must compare the ranges again, even when they did not move.
         lastPreloadIDs = []
+        preloadClaimsStale = true
     }
 
     /// Delivers the rows of a fetch: caches them (pinned when the item is still in the preload

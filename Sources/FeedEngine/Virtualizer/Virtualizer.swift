@@ -54,7 +54,10 @@ public final class Virtualizer {
     public let rowBatchLimit: Int
 
     // Cells.
-    var cells: [Int: VirtualizerCell] = [:]
+    /// Cells by id (ids are dense from 0: an array, not a hash map; a discarded cell leaves `nil`,
+    /// so memory is O(cells ever created), 48 in `bench replay`'s 10-minute flinger). Hashing was
+    /// ~10 % of ``update(contentOffset:viewport:items:scrollVelocity:)``'s time in that benchmark.
+    var cells: [VirtualizerCell?] = []
     var cellOfItem: [Int64: Int] = [:]
     var pool = VirtualizerReusePool()
     var nextCellID = 0
@@ -76,6 +79,10 @@ public final class Virtualizer {
     /// and no row is needed, so the set work is skipped.
     var lastPrefetchItems: [Item] = []
     var lastPreloadIDs: [Int64] = []
+    /// Set by a failed fetch (its items' claims were dropped from `preloadItemIDs`), cleared by the
+    /// next row update: until then the claims may differ from `lastPreloadIDs` even when an update
+    /// finds the same preload list.
+    var preloadClaimsStale = false
     /// Spare buffers for the next update's two lists (kept to avoid two allocations per frame).
     var sparePrefetchItems: [Item] = []
     var sparePreloadIDs: [Int64] = []
@@ -84,8 +91,10 @@ public final class Virtualizer {
     var lastPrefetchFirstIndex: Int?
     public internal(set) var direction: Direction = .forward
     /// Elements intersecting the viewport after the last update, in layout order.
-    var visibleAttributesStorage: [LayoutAttributes] = []
-    var visibleItemIDsStorage: [Int64?] = []
+    /// The layout's answer at the last update, and the positions in it of the elements
+    /// intersecting the viewport, in layout order.
+    var lastElements: [LayoutAttributes] = []
+    var visibleElementPositionsStorage: [Int] = []
     /// The visible cells alone, as plain values (no enum payload to retain): what per-frame
     /// metrics read without copying ``LayoutAttributes``.
     var visibleCellFramesStorage: [Rect] = []
@@ -201,15 +210,16 @@ extension Virtualizer {
 
     /// Layout attributes of the elements intersecting the viewport after the last update
     /// (cells, headers, footers), in layout order.
-    public var visibleAttributes: [LayoutAttributes] { visibleAttributesStorage }
+    public var visibleAttributes: [LayoutAttributes] { visibleElementPositionsStorage.map { lastElements[$0] } }
 
     /// The elements intersecting the viewport after the last update, with their cells and whether
     /// each shows its row, in layout order.
     public var visibleElements: [VisibleElement] {
-        zip(visibleAttributesStorage, visibleItemIDsStorage).map { attributes, itemID in
-            guard let itemID else {
+        visibleAttributes.map { attributes in
+            guard attributes.category == .cell else {
                 return VisibleElement(attributes: attributes, itemID: nil, cellID: nil, isRowBound: true)
             }
+            let itemID = items[attributes.indexPath.item].id
             let cell = cellOfItem[itemID].flatMap { cells[$0] }
             return VisibleElement(
                 attributes: attributes, itemID: itemID, cellID: cell?.id, isRowBound: cell?.isRowBound ?? false)
@@ -217,7 +227,7 @@ extension Virtualizer {
     }
 
     /// Items intersecting the viewport after the last update, in layout order.
-    public var visibleItemIDs: [Int64] { visibleItemIDsStorage.compactMap { $0 } }
+    public var visibleItemIDs: [Int64] { visibleCellItemIDsStorage }
 
     /// Frames of the cells intersecting the viewport after the last update, in layout order
     /// (the cells of ``visibleAttributes``), points.
@@ -231,7 +241,11 @@ extension Virtualizer {
     /// Unchanged while ``visibleGeneration`` and `counters.rowsBound` are.
     /// - Complexity: O(k) hash lookups for k visible cells.
     public var visibleCellRowBound: [Bool] {
-        visibleCellItemIDsStorage.map { itemID in
+        // Read once into locals: each read of a stored property inside the loop paid a dynamic
+        // exclusivity check (two per visible cell).
+        let cellOfItem = self.cellOfItem
+        let cells = self.cells
+        return visibleCellItemIDsStorage.map { itemID in
             cellOfItem[itemID].flatMap { cells[$0] }?.isRowBound ?? false
         }
     }

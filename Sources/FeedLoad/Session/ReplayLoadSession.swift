@@ -66,6 +66,8 @@ public final class ReplayLoadSession: LoadSession {
             options.latency = latency
             options.faults = .none
             options.keepTimeline = false
+            // The load report reads the blank mean, the time to first content and the violations alone.
+            options.measures = .loadSummary
             backend = TimedBackend(
                 backend: connections.backend, connector: pool.connector, mode: mode, insertPreset: insertPreset,
                 seed: options.seed)

@@ -89,6 +89,15 @@ public struct FrameMetrics: Sendable {
         if timeline != nil { timeline!.append(row: Self.timelineFields(s), t: s.t) }
     }
 
+    /// Adds one frame's blank shares alone (``FrameMeasures/loadSummary``): the frame count, the
+    /// blank sums (so ``blank``'s means are exact); nothing else.
+    public mutating func recordBlank(rowMissingFraction: Double, noContentFraction: Double) {
+        frames += 1
+        blankSum += min(1, rowMissingFraction + noContentFraction)
+        rowMissingSum += rowMissingFraction
+        noContentSum += noContentFraction
+    }
+
     /// Adds the frames `frameIndices` (frame k at `k · 1000 / refreshRate` ms), each equal to `s`
     /// but for its time: what stepping those frames one by one would add, figure for figure (the
     /// sums are taken frame by frame, in the same order, so the report is bit-identical), with one

@@ -1,6 +1,20 @@
 import FeedEngine
 import FeedLayout
 
+/// Which per-frame figures a replay measures.
+public enum FrameMeasures: Sendable, Hashable {
+    /// Everything the ``ReplayReport`` holds.
+    case all
+    /// What a load session reads (`feedsim load` prints them): the blank area's mean
+    /// (``ReplayReport/Blank/meanFraction``, with ``ReplayReport/Blank/rowMissingFraction`` and
+    /// ``ReplayReport/Blank/noContentFraction``), the time to first content and the violations are
+    /// exact; the other per-frame figures (blank distributions and maxima, hitches and frame
+    /// costs, distance, distinct rows shown, edge effect, carousel centring, timeline) are not
+    /// measured and stay 0 or empty in the report. Pages, rows fetched, cells and transitions are
+    /// counted either way.
+    case loadSummary
+}
+
 /// Everything a replay can be tuned with, besides the trace, the layout and the backend.
 public struct ReplayOptions: Sendable {
     /// The feed controller's page size, prefetch distance, retry policy, page dropping.
@@ -39,6 +53,8 @@ public struct ReplayOptions: Sendable {
     /// no timer or event is due) instead of stepping each frame: same report byte for byte, far
     /// less work for traces that rest. Off only to compare against frame-by-frame stepping.
     public var skipsIdleFrames = true
+    /// Which per-frame figures the session measures (``FrameMeasures``); `.all` by default.
+    public var measures = FrameMeasures.all
     /// Height of the refresh control shown above the content while a Refresh loads, points
     /// (`UIRefreshControl` is about 50–60 pt tall).
     public var refreshControlHeight: Double

@@ -133,7 +133,7 @@ extension ReplaySession {
 
     /// Appends a transition for each direction whose load state changed since the last event.
     func recordLoadStates() {
-        let states = controller.directionalLoadStates
+        let states = controller.status.loadStates
         guard states != lastLoadStates else { return }
         let t = round6(now)
         for (name, before, after) in [
@@ -220,12 +220,7 @@ extension ReplaySession {
     /// The load-more footer is shown while more items may exist below and hidden once the feed has
     /// ended (the controller's More state), as a data source hides its load-more view.
     func showLoadMoreFooter() {
-        let ended: Bool
-        switch controller.loadState(.bottom) {
-        case .endReached: ended = true
-        case .idle, .loading, .failed: ended = false
-        }
-        layout.setSupplementaryView(ofKind: .footer, hidden: ended)
+        layout.setSupplementaryView(ofKind: .footer, hidden: controller.status.bottomEndReached)
     }
 
     /// The refresh control: a content inset at the top while a Refresh loads, as `UIRefreshControl`.

@@ -22,7 +22,7 @@ extension ReplaySession {
         if fromVirtualizer {
             let visible = virtualizer.visibleCellIndexRange
             viewport = FeedController.Viewport(
-                contentOffset: scroll.offset, viewportLength: axis.length(of: scroll.viewport),
+                contentOffset: axis.component(of: scroll.contentOffset), viewportLength: axis.length(of: scroll.viewport),
                 contentLength: axis.length(of: layout.contentSize), firstVisibleIndex: visible?.lowerBound,
                 lastVisibleIndex: visible?.upperBound)
         } else {

@@ -11,38 +11,24 @@ struct VisibleCache {
 }
 
 extension ReplaySession {
-    /// Measures one frame after the virtualizer's update; returns what was recorded.
+    /// Measures one frame after the virtualizer's update; returns what was recorded, `nil` when
+    /// ``ReplayOptions/measures`` is ``FrameMeasures/loadSummary`` (then only the blank shares are).
     @discardableResult
-    func record(_ update: VirtualizerUpdate) -> FrameSample {
+    func record(_ update: VirtualizerUpdate) -> FrameSample? {
         let rect = viewportRect
         let area = rect.width * rect.height
-        var rowMissing = 0.0
-        var anyContent = false
-        // Which visible cells show their row changes only when the visible cells change or a row
-        // is bound; between those frames only the overlaps move (cheap), not the cell lookups.
-        if virtualizer.visibleGeneration != visibleCache.generation
-            || virtualizer.counters.rowsBound != visibleCache.rowsBound
-        {
-            let bound = virtualizer.visibleCellRowBound
-            visibleCache = VisibleCache(
-                generation: virtualizer.visibleGeneration, rowsBound: virtualizer.counters.rowsBound, bound: bound)
-            for (id, isBound) in zip(virtualizer.visibleCellItemIDs, bound) where isBound {
-                distinctShown.insert(id)
-            }
+        let summary = options.measures == .loadSummary
+        let rowMissing = visibleRowMissingArea(in: rect, collectingShown: !summary)
+        if summary {
+            metrics.recordBlank(
+                rowMissingFraction: area > 0 ? min(1, rowMissing / area) : 0, noContentFraction: noContentFraction())
+            return nil
         }
-        // Plain frames, not layout attributes: no enum payload copied per element per frame.
-        for (frame, isBound) in zip(virtualizer.visibleCellFrames, visibleCache.bound) {
-            guard let overlap = frame.intersection(rect) else { continue }
-            if isBound {
-                anyContent = true
-            } else {
-                rowMissing += overlap.width * overlap.height
-            }
-        }
-        if anyContent, firstContentTime == nil { firstContentTime = now }
-        let edgeEffect = scroll.edgeEffectDistance
+        let status = controller.status
+        // Only Android's overscroll has an edge effect: the rubber band's frames do not read the scroll model's state.
+        let edgeEffect = scroll.configuration.overscroll == .edgeEffect ? scroll.edgeEffectDistance : 0
         edgeEffectMax = max(edgeEffectMax, edgeEffect)
-        let centred = (layout as? CarouselLayout)?.centredIndex
+        let centred = carousel?.centredIndex
         if let centred, centred != lastCentredIndex {
             centredIndexChanges.append(ReplayReport.CentredIndexChange(tMs: round6(now), index: centred))
         }
@@ -55,12 +41,12 @@ extension ReplaySession {
             bound: bound)
         let visibleRange = virtualizer.visibleCellIndexRange
         let sample = FrameSample(
-            t: now, offset: scroll.offset, anchorShift: anchorShiftThisFrame, contentOffset: (scroll.contentOffset.x, scroll.contentOffset.y),
+            t: now, offset: axis.component(of: scroll.contentOffset), anchorShift: anchorShiftThisFrame, contentOffset: (scroll.contentOffset.x, scroll.contentOffset.y),
             visibleRange: visibleRange, loadedItems: shown.items.count,
             rowMissingFraction: area > 0 ? min(1, rowMissing / area) : 0,
-            noContentFraction: noContentFraction(), loadsInFlight: controller.inFlightCount + rowFetchesInFlight,
-            pageLoadsInFlight: controller.inFlightCount, rowLoadsInFlight: rowFetchesInFlight,
-            loadStates: controller.directionalLoadStates,
+            noContentFraction: noContentFraction(), loadsInFlight: status.inFlightCount + rowFetchesInFlight,
+            pageLoadsInFlight: status.inFlightCount, rowLoadsInFlight: rowFetchesInFlight,
+            loadStates: status.loadStates,
             cost: cost, afterFirstContent: firstContentTime != nil, edgeEffect: edgeEffect, centredIndex: centred)
         metrics.record(sample)
         if let recorder {
@@ -71,15 +57,42 @@ extension ReplaySession {
         return sample
     }
 
+    /// The area of `rect` covered by visible cells whose row is not bound, points²; notes the first
+    /// content's time, and with `collectingShown` the rows shown (for `rows.distinct_shown`).
+    private func visibleRowMissingArea(in rect: Rect, collectingShown: Bool) -> Double {
+        var rowMissing = 0.0
+        var anyContent = false
+        // Which visible cells show their row changes only when the visible cells change or a row
+        // is bound; between those frames only the overlaps move (cheap), not the cell lookups.
+        if virtualizer.visibleGeneration != visibleCache.generation
+            || virtualizer.counters.rowsBound != visibleCache.rowsBound
+        {
+            let bound = virtualizer.visibleCellRowBound
+            visibleCache = VisibleCache(
+                generation: virtualizer.visibleGeneration, rowsBound: virtualizer.counters.rowsBound, bound: bound)
+            if collectingShown {
+                for (id, isBound) in zip(virtualizer.visibleCellItemIDs, bound) where isBound {
+                    distinctShown.insert(id)
+                }
+            }
+        }
+        // Plain frames, not layout attributes: no enum payload copied per element per frame.
+        for (frame, isBound) in zip(virtualizer.visibleCellFrames, visibleCache.bound) {
+            guard let overlap = frame.intersection(rect) else { continue }
+            if isBound {
+                anyContent = true
+            } else {
+                rowMissing += overlap.width * overlap.height
+            }
+        }
+        if anyContent, firstContentTime == nil { firstContentTime = now }
+        return rowMissing
+    }
+
     /// Share of the viewport past the end of the content while more content exists (or while the
     /// first page loads): the blank strip a user sees at the bottom when More is late.
     private func noContentFraction() -> Double {
-        let moreExists: Bool
-        switch controller.loadState(.bottom) {
-        case .endReached: moreExists = false
-        case .idle, .loading, .failed: moreExists = true
-        }
-        guard moreExists else { return 0 }
+        guard !controller.status.bottomEndReached else { return 0 }
         let length = axis.length(of: scroll.viewport)
         guard length > 0 else { return 0 }
         let start = scroll.offset

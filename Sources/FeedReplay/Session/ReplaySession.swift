@@ -26,6 +26,8 @@ public final class ReplaySession {
     public let backend: any ReplayBackend
     public let options: ReplayOptions
     public let axis: ScrollAxis
+    /// The layout as a carousel (its centred item is reported each frame), `nil` for other layouts.
+    let carousel: CarouselLayout?
     /// Text describing the layout for the report's `options` (e.g. `grid columns=3`).
     public let layoutDescription: String
 
@@ -120,6 +122,7 @@ public final class ReplaySession {
         self.backend = backend
         self.options = options
         self.axis = axis
+        self.carousel = layout as? CarouselLayout
         // Every random stream is split from the replay's seed, in a fixed order: latency, faults,
         // retry jitter, row latency, row faults (a stream added later goes last, so the earlier
         // streams, and the figures they give, stay as they were).
@@ -207,8 +210,8 @@ public final class ReplaySession {
             && update.enteredItemIDs.isEmpty && update.leftItemIDs.isEmpty && update.rowFetches.isEmpty
             && update.cancelledFetchIDs.isEmpty && rowBatches == marks.rows && transitions.count == marks.transitions
             && violations.count == marks.violations && taps.count == marks.taps && !scroll.isTracking
-            && !scroll.isDecelerating && controller.inFlightCount == 0 && rowFetchesInFlight == 0
-        if skippingIdle, !finished, quiet {
+            && !scroll.isDecelerating && controller.status.inFlightCount == 0 && rowFetchesInFlight == 0
+        if skippingIdle, !finished, quiet, let sample {
             skipIdleFrames(after: sample)
         } else {
             quietSample = nil
@@ -255,7 +258,7 @@ public final class ReplaySession {
 
     /// Whether the session still has something moving: a fling or bounce, a page load or a row fetch in flight.
     private var settling: Bool {
-        scroll.isDecelerating || scroll.isDragging || controller.inFlightCount > 0 || rowFetchesInFlight > 0
+        scroll.isDecelerating || scroll.isDragging || controller.status.inFlightCount > 0 || rowFetchesInFlight > 0
     }
 }
 

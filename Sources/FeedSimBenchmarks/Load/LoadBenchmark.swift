@@ -144,6 +144,8 @@ public enum LoadBenchmark {
 
     /// The ratio pagination sessions should reach against the raw loop (issue #6).
     public static let target = 0.8
+    /// The replay sessions' ratio asked for (issue #13: "replay sessions ≥ 0.5× the raw loop's pages/s at 2 threads").
+    public static let replayTarget = 0.5
 
     /// Length of each replay session's synthesized flinger trace, seconds of virtual time.
     public static let traceSeconds = 20.0

@@ -31,8 +31,9 @@ extension ReplayBenchmark.Report {
             "  calls         \(baseline.work.pageQueries) page queries, \(baseline.work.rowBatches) row batches, "
                 + "\(baseline.work.groundTruthQueries) ground-truth queries (\(baseline.work.itemsRead) items read)",
             "  wall          \(f(baseline.wallMs, 1)) ms",
-            "  ratio         \(f(baseline.ratio, 2))× (replay ÷ store alone); simulator "
-                + "\(f(baseline.simulatorMicrosecondsPerFrame, 2)) µs per frame",
+            "  ratio         \(f(baseline.ratio, 2))× (replay ÷ store alone; target ≤ "
+                + "\(f(ReplayBenchmark.storeRatioTarget, 1))×: \(baseline.ratio <= ReplayBenchmark.storeRatioTarget ? "met" : "NOT MET")); "
+                + "simulator \(f(baseline.simulatorMicrosecondsPerFrame, 2)) µs per frame",
             "",
             "memory (each case in its own process; KiB of VmRSS growth over the replay)",
             pad("case", 34) + lpad("depth", 8) + lpad("loaded", 8) + lpad("rss before", 12) + lpad("peak +", 10)

@@ -26,8 +26,10 @@ import Foundation
 ///    smaller), each measured by `probe`: give it a fresh process per case (VmHWM is process-wide
 ///    and freed memory stays with the allocator, so cases in one process would not be comparable).
 public enum ReplayBenchmark {
-    /// The real-time factor the issue asks for (issue #5: "target ≥ 1000× real time").
-    public static let realTimeTarget = 1000.0
+    /// The real-time factor asked for on a quiet machine (issue #13: "≥ 4,000×"; issue #5 asked 1,000×).
+    public static let realTimeTarget = 4000.0
+    /// Most the replay may take over its store calls alone (issue #13: "replay ÷ its store calls alone ≤ 2.5").
+    public static let storeRatioTarget = 2.5
 
     /// What to run. Defaults are the issue's: 1,000,000 `photos` items, a 10-minute flinger trace,
     /// log-normal latency (median 120 ms, σ 0.5), page dropping at 600 items, a 3-column grid.
