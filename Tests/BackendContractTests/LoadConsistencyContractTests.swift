@@ -218,11 +218,18 @@ extension ContractDatabase {
         #expect(merged.replays.finished == full.replays.finished)
         // Query counts per kind are deterministic (latencies are wall time, so not their values).
         #expect(merged.latency.mapValues(\.count) == full.latency.mapValues(\.count))
-        // Time to first content is virtual time: the merged histogram is the full run's, bucket for bucket.
-        #expect(
-            merged.histograms?[LoadReport.timeToFirstContentKey] == full.histograms?[LoadReport.timeToFirstContentKey])
-        #expect(merged.replays.timeToFirstContent == full.replays.timeToFirstContent)
-        #expect(abs((merged.blankMeanSum ?? 0) - (full.blankMeanSum ?? 0)) < 1e-9)
+        // Time to first content and blank area are virtual time, but a load session's answers land
+        // after each query's measured wall time (issue 14: what people see under load), so they
+        // differ between two runs by a frame when a query is slow; their counts do not. The
+        // merged histogram is the segments' histograms added (`LoadReportMergeTests` checks that
+        // against one histogram of all samples).
+        let ttfcKey = LoadReport.timeToFirstContentKey
+        #expect(merged.replays.timeToFirstContent?.count == full.replays.timeToFirstContent?.count)
+        var added = LatencyHistogram()
+        for part in parts {
+            if let buckets = part.report.histograms?[ttfcKey] { added.merge(try LatencyHistogram(buckets: buckets)) }
+        }
+        #expect(merged.histograms?[ttfcKey] == (added.count > 0 ? added.buckets : nil))
         #expect(merged.timeline.reduce(0) { $0 + $1.sessionsStarted } == 9)
         if case .pagination(let budget) = session {
             // 1 000 items in pages of 10: each session's budget of pages, 10 items and 10 rows each.
