@@ -53,14 +53,7 @@ let benchLoadCommand = Command(
             ) {
                 if showProgress { printError("bench load: " + $0) }
             }
-            if arguments.flag("--json") {
-                let encoder = JSONEncoder()
-                encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
-                print(String(decoding: try encoder.encode(report), as: UTF8.self))
-            } else {
-                print(ProcessSettings.summary)
-                print(report.text)
-            }
+            try printBenchReport(report, text: report.text, json: arguments.flag("--json"))
             return 0
         }
         let report = try LoadBenchmark.run(
@@ -69,14 +62,20 @@ let benchLoadCommand = Command(
         ) {
             if showProgress { printError($0) }
         }
-        if arguments.flag("--json") {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
-            print(String(decoding: try encoder.encode(report), as: UTF8.self))
-        } else {
-            print(ProcessSettings.summary)
-            print(report.text)
-        }
+        try printBenchReport(report, text: report.text, json: arguments.flag("--json"))
         return 0
     }
 )
+
+/// Prints a benchmark's report: its JSON (sorted keys, pretty) with `json`, else the process
+/// settings line and the report's text.
+private func printBenchReport(_ report: some Encodable, text: String, json: Bool) throws {
+    if json {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
+        print(String(decoding: try encoder.encode(report), as: UTF8.self))
+    } else {
+        print(ProcessSettings.summary)
+        print(text)
+    }
+}
