@@ -73,7 +73,7 @@ struct SchedulerState: ~Copyable {
         return stages.arrivalTime(arrivalsDue + 1).map { start.advanced(by: .seconds($0)) }
     }
 
-    mutating func nextJob(now: ContinuousClock.Instant, stopped: Bool, clock: ContinuousClock) -> Job {
+    mutating func nextJob(now: ContinuousClock.Instant, stopped: Bool) -> Job {
         if stopped || now >= (deadline ?? now) { stopping = true }
         // All of a limited share's sessions created and ended: the run is over before its deadline.
         if exhausted && inFlight == 0 && due.isEmpty { stopping = true }

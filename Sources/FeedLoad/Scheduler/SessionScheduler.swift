@@ -137,7 +137,7 @@ public final class SessionScheduler: Sendable {
             workerMetrics[worker].metrics.withLock { $0.cpuNanoseconds += cpu }
         }
         let workerIO = io?.makeWorkerIO()
-        let deadline = state.withLock { $0.startInstant }.map { $0.advanced(by: duration) }
+        let runEnd = deadline.withLock { $0 }  // set by run() before any worker starts
         /// Sessions waiting for a request on this worker's I/O: popped, so still in flight.
         var parked: [SessionBox] = []
         defer { workerIO?.cancelAll() }
@@ -145,7 +145,7 @@ public final class SessionScheduler: Sendable {
             if let workerIO {
                 workerIO.perform()
                 if !parked.isEmpty {
-                    if stop.isSet || clock.now() >= (deadline ?? clock.now()) {
+                    if stop.isSet || clock.now() >= (runEnd ?? clock.now()) {
                         workerIO.cancelAll()
                         for box in parked { end(box, interrupted: true, error: nil, on: worker) }
                         parked.removeAll()
@@ -160,7 +160,7 @@ public final class SessionScheduler: Sendable {
                 }
             }
             let now = clock.now()
-            let job = state.withLock { $0.nextJob(now: now, stopped: stop.isSet, clock: ContinuousClock()) }
+            let job = state.withLock { $0.nextJob(now: now, stopped: stop.isSet) }
             switch job {
             case .exit:
                 return

@@ -166,13 +166,13 @@ enum LoadCommandSupport {
                     "--segment: expected I/N with 1 <= I <= N <= \(LoadSegment.maxCount), got '\(text)'", showsUsage: false)
             }
             segment = parsed
-            if arguments.value("--stages") != nil || (arguments.value("--arrival-rate") ?? "").contains(":") {
-                throw UsageError("--segment: a ramped load (--stages, --arrival-rate RAMP) cannot be split into segments yet", showsUsage: false)
-            }
         }
         // Usage first: a layout option the layout does not read is refused before any file is opened.
         let thresholds = try thresholds(arguments)
         let (model, stages) = try arrivalModel(arguments, sessions: try arguments.int("--sessions") ?? 8)
+        if segment != nil, stages != nil {
+            throw UsageError("--segment: a ramped load (--stages, --arrival-rate RAMP) cannot be split into segments yet", showsUsage: false)
+        }
         let layout = try LayoutOptions.configuration(from: arguments, defaultKind: .grid)
         var replay = try ReplayOptionsParsing.options(from: arguments)
         // A layout with a refresh view: the refresh control holds its height open while refreshing.
