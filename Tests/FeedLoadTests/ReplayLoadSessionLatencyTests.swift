@@ -62,4 +62,19 @@ import Testing
         #expect(backend.lastCallMilliseconds == Double(recorded) / 1e6)
         #expect(backend.lastCallMilliseconds > 0)
     }
+
+    @Test func onAVirtualClockAnAnswerLandsAfterTheLatencyDrawAlone() throws {
+        let database = try seededDatabase()
+        defer { database.cleanUp() }
+        let connector = try SQLiteConnector(path: database.path, feedName: "home")
+        let backend = TimedBackend(
+            backend: try connector.connect(), connector: connector, mode: .keyset, insertPreset: try Preset.named("mixed"),
+            seed: 1, chargesQueryTime: false)
+        _ = try backend.source.newest(limit: 20)
+        var metrics = LoadMetrics()
+        backend.flush(into: &metrics)
+        // Still timed for the latency histogram, but the replay's clock is not charged for it.
+        #expect((metrics.latency[.newest]?.max ?? 0) > 0)
+        #expect(backend.lastCallMilliseconds == 0)
+    }
 }

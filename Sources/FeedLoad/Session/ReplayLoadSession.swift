@@ -11,7 +11,9 @@ import FeedResources
 /// query's measured wall time (``TimedBackend``'s ``FeedReplay/ReplayBackend/lastCallMilliseconds``)
 /// plus a draw of `latency` (`--latency`, a network between the app and its backend, added
 /// client-side; from the session's seed; `fixed:0` by default), so a slower backend shows as more
-/// blank area and later first content. The fault model is `none`: the failures are the real ones. Pacing: with time scale `K`, the
+/// blank area and later first content. On a virtual ``LoadClock`` (tests) work takes no time, the
+/// measured query time included: answers land after the latency draw alone, and a run's figures
+/// are the same on any machine. The fault model is `none`: the failures are the real ones. Pacing: with time scale `K`, the
 /// frame at virtual time `v` ms is due at `start + v / K` on the load clock (K = 1 replays in real time,
 /// K = 10 ten times faster); with `K = nil` (`--time-scale max`) frames run back to back, no think
 /// time. A step runs every frame that is due (at most ``maxFramesPerStep``), then asks to wait
@@ -70,7 +72,7 @@ public final class ReplayLoadSession: LoadSession {
             options.measures = .loadSummary
             backend = TimedBackend(
                 backend: connections.backend, connector: pool.connector, mode: mode, insertPreset: insertPreset,
-                seed: options.seed)
+                seed: options.seed, chargesQueryTime: !clock.isVirtual)
             replay = try ReplaySession(
                 trace: trace, layout: try layout.makeLayout(), layoutDescription: layout.summary, backend: backend,
                 options: options, axis: layout.scrollAxis)

@@ -22,16 +22,23 @@ public final class TimedBackend: DeferredReplayBackend {
     private var headWriter: HeadWriter?
     /// Insert latencies, counts and errors since the last flush.
     private var insertMetrics = LoadMetrics()
+    /// Whether ``lastCallMilliseconds`` is the measured query time (a wall-clock load) or 0 (a
+    /// load on a virtual ``LoadClock``, where work takes no time).
+    public let chargesQueryTime: Bool
 
     /// - Parameters:
     ///   - backend: the session's connection (one thread at a time).
     ///   - connector: opens the insert connection.
     ///   - insertPreset: the preset a trace's `insert` events generate rows from; `seed` seeds it.
+    ///   - chargesQueryTime: `true` to deliver each answer after its query's measured time (the
+    ///     wall clock's loads); `false` for answers at once, so a run on a virtual clock gives the
+    ///     same figures however loaded the machine is. The queries are timed either way.
     public init(
         backend: any FeedBackend, connector: any FeedBackendConnector, mode: PaginationMode, insertPreset: Preset,
-        seed: UInt64
+        seed: UInt64, chargesQueryTime: Bool = true
     ) {
         source = TimedFeedSource(backend: backend, mode: mode)
+        self.chargesQueryTime = chargesQueryTime
         self.connector = connector
         self.insertPreset = insertPreset
         self.seed = seed
@@ -68,8 +75,11 @@ public final class TimedBackend: DeferredReplayBackend {
     }
 
     /// The measured wall time of the last page or row query, ms: the replay delivers its answer
-    /// this much later on its virtual clock (before the latency model's draw).
-    public var lastCallMilliseconds: Double { Double(source.lastCallNanoseconds) / 1e6 }
+    /// this much later on its virtual clock (before the latency model's draw); 0 unless
+    /// ``chargesQueryTime``.
+    public var lastCallMilliseconds: Double {
+        chargesQueryTime ? Double(source.lastCallNanoseconds) / 1e6 : 0
+    }
 
     /// The replay's gap check. On a backend that answers later (an HTTP feed API) the backend's
     /// own ground truth (the database behind the API with `--truth-db`, else the API's pages), and
