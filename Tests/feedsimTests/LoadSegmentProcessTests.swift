@@ -21,7 +21,13 @@ import Testing
         let process = FeedsimProcess(directory: directory)
         let db = path("feed.sqlite")
         #expect(try process.run(["seed", "--db", db, "--preset", "mixed", "--count", "1500"]).status == 0)
-        let load = ["load", "--db", db, "--iterations", "6", "--time-scale", "max", "--sessions", "3", "--trace-duration", "2"]
+        // Pagination sessions: their pages do not depend on how long a query took, so the merged
+        // counts must equal the full run's exactly (LoadConsistencyContractTests checks replay
+        // sessions on a virtual clock, where that holds for them too).
+        let load = [
+            "load", "--db", db, "--iterations", "6", "--time-scale", "max", "--sessions", "3", "--session", "pagination",
+            "--page-budget", "5",
+        ]
         let full = try process.run(load + ["--report", path("full.json")])
         #expect(full.status == 0, "\(full.stderr)")
         for index in 1...2 {
@@ -33,9 +39,12 @@ import Testing
         #expect(merge.stdout.contains("sessions: 6 started, 6 completed"))
         let merged = try Self.json(path("merged.json"))
         let whole = try Self.json(path("full.json"))
-        for key in ["pages", "items", "rows", "frames"] {
+        for key in ["pages", "items", "rows"] {
             #expect(merged[key] as? Int == whole[key] as? Int, "\(key)")
         }
+        // 6 sessions of 5 pages over 1 500 items: Init loads 3 pages' worth (60 items, as Paging 3's
+        // initialLoadSize = 3 × pageSize), then 4 More pages of 20; a row per item.
+        #expect(whole["pages"] as? Int == 30 && whole["items"] as? Int == 6 * (60 + 4 * 20) && whole["rows"] as? Int == 840)
         #expect((merged["sessions"] as? [String: Int])?["completed"] == 6)
         #expect((merged["settings"] as? [String: Any])?["segment"] == nil)
 
