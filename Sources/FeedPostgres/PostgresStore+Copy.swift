@@ -72,15 +72,16 @@ extension PostgresStore {
 
     /// Creates the feed `name` when missing and fills it with `count` items from `next`, through
     /// one `COPY … FROM STDIN` in one transaction: an interrupted or failed run leaves neither the
-    /// feed nor any item (<https://www.postgresql.org/docs/current/sql-copy.html>).
+    /// feed nor any item (<https://www.postgresql.org/docs/current/sql-copy.html>). Before COMMIT the
+    /// feed's row is key-share locked (``keepFeed(_:)``): a feed deleted meanwhile rolls the seed back.
     /// - Parameters:
     ///   - next: the item generator (ids, if any, are ignored: the `items.id` sequence assigns them).
     ///   - progress: called with the number of items sent so far, every ``progressInterval`` items
     ///     and at the end (inside the transaction: nothing is durable until it returns).
     ///   - shouldStop: checked every ``progressInterval`` items; `true` ends the COPY with an error
     ///     and rolls back (SIGINT, SIGTERM).
-    /// - Throws: ``PostgresStoreError/interrupted``, ``PostgresError`` (e.g. a CHECK failing); then
-    ///   nothing was written.
+    /// - Throws: ``PostgresStoreError/interrupted``, ``PostgresStoreError/missingFeed(id:)``,
+    ///   ``PostgresError`` (e.g. a CHECK failing); then nothing was written.
     /// - Complexity: O(count log N), streamed in 256 KiB chunks.
     @discardableResult
     public func seed(
@@ -115,6 +116,7 @@ extension PostgresStore {
             }
             progress?(summary.items)
             if shouldStop() { throw PostgresStoreError.interrupted }  // before COMMIT: still nothing written
+            try keepFeed(feed)
             return summary
         }
     }
@@ -167,6 +169,7 @@ extension PostgresStore {
                 }
             }
             if shouldStop() { throw PostgresStoreError.interrupted }  // before COMMIT: still nothing written
+            try keepFeed(feed)
             return CopySummary(
                 items: items.count, oldestPublishedAt: items.map(\.publishedAt).min(),
                 newestPublishedAt: items.map(\.publishedAt).max())
