@@ -45,9 +45,9 @@ import Testing
             let backend = store.backend(feed: try store.requireFeed(named: "home"))
             #expect(try backend.newest(limit: 3).items.map(\.id) == [1_000, 999, 998])
             #expect(try store.stats().totalItems == 1_000)
-            let index = try store.connection.execute(
+            let feedOrder = try store.connection.execute(
                 "SELECT count(*) FROM pg_indexes WHERE schemaname = current_schema() AND indexname = 'items_feed_order'")
-            #expect(index.int64(0, 0) == 1)
+            #expect(feedOrder.int64(0, 0) == 1)
             // Opening again applies nothing twice.
             #expect(try database.openPostgres().schemaVersion == 2)
         }
