@@ -230,16 +230,13 @@ struct CopyRowEncoder {
     }
 
     private func appendInt32(_ value: UInt32, to buffer: inout [UInt8]) {
-        buffer.append(UInt8(value >> 24))
-        buffer.append(UInt8((value >> 16) & 0xFF))
-        buffer.append(UInt8((value >> 8) & 0xFF))
-        buffer.append(UInt8(value & 0xFF))
+        withUnsafeBytes(of: value.bigEndian) { buffer.append(contentsOf: $0) }
     }
 
     /// An 8-byte field (bigint, or a double's IEEE 754 bits), big-endian, after its length.
     private func appendField(_ value: UInt64, to buffer: inout [UInt8]) {
         appendInt32(8, to: &buffer)
-        for shift in stride(from: 56, through: 0, by: -8) { buffer.append(UInt8((value >> UInt64(shift)) & 0xFF)) }
+        withUnsafeBytes(of: value.bigEndian) { buffer.append(contentsOf: $0) }
     }
 
     private func appendField(_ text: String, to buffer: inout [UInt8]) {
