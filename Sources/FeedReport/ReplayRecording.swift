@@ -33,27 +33,23 @@ public final class ReplayRecording: ReplayRecorder {
         public var recycled: Bool
     }
 
-    /// One frame's figures (no cells: see ``snapshotIndex``).
+    /// One frame's figures: the recorder's ``FeedReplay/RecordedFrame`` without its cells (those
+    /// are in ``snapshotIndex``), read through it (`frame.offset`, `frame.cost`, …), plus what the
+    /// recording derives.
+    @dynamicMemberLookup
     public struct Frame: Sendable, Equatable {
-        public var index: Int
-        public var t: Double
-        public var offset: Double
-        public var viewport: Rect
-        public var prefetchRect: Rect
-        public var preloadRect: Rect
-        public var contentSize: Size
-        public var visibleRange: ClosedRange<Int>?
-        public var loadedItems: Int
-        public var rowMissingFraction: Double
-        public var noContentFraction: Double
-        public var cost: Double
+        /// The recorded figures; `cells` is always empty here.
+        public var figures: RecordedFrame
         /// Whether the frame was a hitch: late (cost > budget) while the content moved, as the report counts it.
         public var hitch: Bool
         public var liveCells: Int
-        public var created: Int
-        public var reused: Int
         /// Index into ``ReplayRecording/snapshots``.
         public var snapshotIndex: Int
+
+        public subscript<T>(dynamicMember keyPath: WritableKeyPath<RecordedFrame, T>) -> T {
+            get { figures[keyPath: keyPath] }
+            set { figures[keyPath: keyPath] = newValue }
+        }
     }
 
     /// One page request attempt, from issue to answer (ms); `answered` is `nil` when the replay
@@ -127,14 +123,12 @@ public final class ReplayRecording: ReplayRecorder {
         // The report's rule (FrameMetrics): a hitch is a late frame while the content moved.
         let moved = lastOffset.map { abs(frame.offset - $0 - frame.anchorShift) } ?? 0
         lastOffset = frame.offset
+        var figures = frame
+        figures.cells = []
         frames.append(
             Frame(
-                index: frame.index, t: frame.t, offset: frame.offset, viewport: frame.viewport,
-                prefetchRect: frame.prefetchRect, preloadRect: frame.preloadRect, contentSize: frame.contentSize,
-                visibleRange: frame.visibleRange, loadedItems: frame.loadedItems,
-                rowMissingFraction: frame.rowMissingFraction, noContentFraction: frame.noContentFraction,
-                cost: frame.cost, hitch: moved > 1e-9 && frame.cost > budget + 1e-9, liveCells: frame.cells.count,
-                created: frame.created, reused: frame.reused, snapshotIndex: snapshots.count - 1))
+                figures: figures, hitch: moved > 1e-9 && frame.cost > budget + 1e-9, liveCells: frame.cells.count,
+                snapshotIndex: snapshots.count - 1))
     }
 
     /// The last frame again for each of `frameIndices`: same figures and cells (the same snapshot,

@@ -233,8 +233,10 @@ extension ContractDatabase {
         } else {
             #expect(merged.replays.blankMeanFraction == full.replays.blankMeanFraction)
         }
-        // No timeline: `--time-scale max` on a virtual clock takes no time (LoadReportMergeTests adds timelines).
-        #expect(merged.timeline.isEmpty && full.timeline.isEmpty)
+        // The timeline is not compared: with `--time-scale max` the virtual clock moves only while
+        // every worker waits, so how many seconds it shows depends on thread scheduling
+        // (LoadReportMergeTests checks that timelines are added second by second).
+        #expect(merged.timeline.reduce(0) { $0 + $1.sessionsStarted } <= 9)
         if case .pagination(let budget) = session {
             // 1 000 items in pages of 10: each session's budget of pages, 10 items and 10 rows each.
             #expect(merged.pages == 9 * budget && merged.items == 9 * budget * 10 && merged.rows == 9 * budget * 10)

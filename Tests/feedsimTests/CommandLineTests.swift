@@ -1,4 +1,5 @@
 import FeedSimTestSupport
+import FeedModel
 import FeedStore
 import Foundation
 import Testing
@@ -106,6 +107,20 @@ import Testing
         #expect(elements.last?["element_kind"] as? String == "UICollectionElementKindSectionFooter")
         #expect((elements.last?["frame"] as? [String: Any])?["y"] as? Double == 360)
         #expect(elements[2]["category"] as? String == "cell" && elements[2]["element_kind"] == nil)
+    }
+
+    @Test func seedWithoutAPresetSeedsTheMixedPreset() throws {
+        let implicit = path("implicit.sqlite")
+        let explicit = path("explicit.sqlite")
+        #expect(run("seed", "--db", implicit, "--count", "40") == 0)
+        #expect(run("seed", "--db", explicit, "--preset", "mixed", "--count", "40") == 0)
+        func items(_ db: String) throws -> [Item] {
+            let store = try ItemStore(path: db)
+            return try store.newest(feed: try store.requireFeed(named: "home"), limit: 100).items
+        }
+        let seeded = try items(implicit)
+        #expect(seeded.count == 40)
+        #expect(seeded == (try items(explicit)))
     }
 
     @Test func badValuesExit1AndWriteNothing() throws {

@@ -6,12 +6,12 @@ import FeedResources
 let seedCommand = Command(
     name: "seed",
     summary: "Seed a feed with generated items from a preset (one transaction).",
-    usage: "seed --db PATH|URI --preset NAME --count N [--seed S] [--feed NAME] [--start ISO8601] [--append | --replace]",
+    usage: "seed --db PATH|URI --count N [--preset NAME] [--seed S] [--feed NAME] [--start ISO8601] [--append | --replace]",
     options: [
         OptionSpec(
             "--db", "PATH|URI", accepts: .path,
             help: "SQLite database file (created when missing) or postgresql:// URI (COPY, one transaction)."),
-        OptionSpec("--preset", .value, "NAME", help: "Preset in Seeds/: photos, news, mixed."),
+        OptionSpec("--preset", .value, "NAME", help: "Preset in Seeds/: photos, news, mixed (default mixed)."),
         OptionSpec("--count", "N", accepts: .integer(1...100_000_000), help: "Items to generate."),
         OptionSpec("--seed", "S", accepts: .seed, default: "1", help: "Random seed."),
         OptionSpec("--feed", .value, "NAME", help: "Feed to fill, created when missing (default home)."),
@@ -26,7 +26,7 @@ let seedCommand = Command(
     run: { arguments in
         Interruption.shared.install()
         let path = try arguments.required("--db")
-        let presetName = try arguments.required("--preset")
+        let presetName = arguments.value("--preset") ?? "mixed"
         guard let count = try arguments.int("--count") else {
             throw UsageError("missing required option '--count'")
         }

@@ -17,7 +17,7 @@ private let variableSpecs: [OptionSpec] =
 /// What a varied option is when the command line does not set it (for "current settings").
 private let defaultValues: [String: String] = [
     "--page-size": "20", "--initial-pages": "3", "--ranges": "uikit", "--scroll": "uikit",
-    "--latency": "lognormal:120,0.5", "--faults": "none", "--seed": "1", "--kind": "grid", "--feed": "home",
+    "--latency": "lognormal:120,0.5", "--faults": "none", "--seed": "1", "--layout": "grid", "--kind": "grid", "--feed": "home",
     "--insert-preset": "mixed",
 ]
 
