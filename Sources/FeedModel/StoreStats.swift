@@ -40,16 +40,21 @@ public struct StoreStats: Hashable, Sendable, Codable {
     public var schemaVersion: Int
     /// Sorted by name.
     public var feeds: [FeedSummary]
-    /// All items in the store.
+    /// All items in the store's feeds.
     public var totalItems: Int { feeds.reduce(0) { $0 + $1.items } }
+    /// Items whose feed does not exist (PostgreSQL, whose schema has no foreign key since version 2:
+    /// docs/postgres.md); `nil` where a foreign key rules them out (SQLite), and then not in the JSON.
+    public var orphanItems: Int?
 
-    public init(schemaVersion: Int, feeds: [FeedSummary]) {
+    public init(schemaVersion: Int, feeds: [FeedSummary], orphanItems: Int? = nil) {
         self.schemaVersion = schemaVersion
         self.feeds = feeds
+        self.orphanItems = orphanItems
     }
 
     enum CodingKeys: String, CodingKey {
         case feeds
         case schemaVersion = "schema_version"
+        case orphanItems = "orphan_items"
     }
 }

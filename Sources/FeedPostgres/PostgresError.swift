@@ -72,6 +72,9 @@ public enum PostgresStoreError: Error, CustomStringConvertible, Sendable, Equata
     case interrupted
     /// Seeding a feed that has items, without saying to append or replace.
     case feedNotEmpty(String, items: Int)
+    /// The feed with this id does not exist (or was deleted while items were written into it): the
+    /// items' transaction rolled back. Schema version 2 has no foreign key; FeedSim checks this itself.
+    case missingFeed(id: Int64)
 
     public var description: String {
         switch self {
@@ -100,6 +103,8 @@ public enum PostgresStoreError: Error, CustomStringConvertible, Sendable, Equata
         case .feedNotEmpty(let name, let items):
             return "feed '\(name)' already has \(items) items: pass --append (continue after the newest item) "
                 + "or --replace (delete them first)"
+        case .missingFeed(let id):
+            return "feed \(id) does not exist (deleted while items were being written?): rolled back, nothing written"
         }
     }
 

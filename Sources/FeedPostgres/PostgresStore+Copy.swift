@@ -72,15 +72,16 @@ extension PostgresStore {
 
     /// Creates the feed `name` when missing and fills it with `count` items from `next`, through
     /// one `COPY … FROM STDIN` in one transaction: an interrupted or failed run leaves neither the
-    /// feed nor any item (<https://www.postgresql.org/docs/current/sql-copy.html>).
+    /// feed nor any item (<https://www.postgresql.org/docs/current/sql-copy.html>). Before COMMIT the
+    /// feed's row is key-share locked (``keepFeed(_:)``): a feed deleted meanwhile rolls the seed back.
     /// - Parameters:
     ///   - next: the item generator (ids, if any, are ignored: the `items.id` sequence assigns them).
     ///   - progress: called with the number of items sent so far, every ``progressInterval`` items
     ///     and at the end (inside the transaction: nothing is durable until it returns).
     ///   - shouldStop: checked every ``progressInterval`` items; `true` ends the COPY with an error
     ///     and rolls back (SIGINT, SIGTERM).
-    /// - Throws: ``PostgresStoreError/interrupted``, ``PostgresError`` (e.g. a CHECK failing); then
-    ///   nothing was written.
+    /// - Throws: ``PostgresStoreError/interrupted``, ``PostgresStoreError/missingFeed(id:)``,
+    ///   ``PostgresError`` (e.g. a CHECK failing); then nothing was written.
     /// - Complexity: O(count log N), streamed in 256 KiB chunks.
     @discardableResult
     public func seed(
@@ -115,6 +116,7 @@ extension PostgresStore {
             }
             progress?(summary.items)
             if shouldStop() { throw PostgresStoreError.interrupted }  // before COMMIT: still nothing written
+            try keepFeed(feed)
             return summary
         }
     }
@@ -167,6 +169,7 @@ extension PostgresStore {
                 }
             }
             if shouldStop() { throw PostgresStoreError.interrupted }  // before COMMIT: still nothing written
+            try keepFeed(feed)
             return CopySummary(
                 items: items.count, oldestPublishedAt: items.map(\.publishedAt).min(),
                 newestPublishedAt: items.map(\.publishedAt).max())
@@ -227,16 +230,13 @@ struct CopyRowEncoder {
     }
 
     private func appendInt32(_ value: UInt32, to buffer: inout [UInt8]) {
-        buffer.append(UInt8(value >> 24))
-        buffer.append(UInt8((value >> 16) & 0xFF))
-        buffer.append(UInt8((value >> 8) & 0xFF))
-        buffer.append(UInt8(value & 0xFF))
+        withUnsafeBytes(of: value.bigEndian) { buffer.append(contentsOf: $0) }
     }
 
     /// An 8-byte field (bigint, or a double's IEEE 754 bits), big-endian, after its length.
     private func appendField(_ value: UInt64, to buffer: inout [UInt8]) {
         appendInt32(8, to: &buffer)
-        for shift in stride(from: 56, through: 0, by: -8) { buffer.append(UInt8((value >> UInt64(shift)) & 0xFF)) }
+        withUnsafeBytes(of: value.bigEndian) { buffer.append(contentsOf: $0) }
     }
 
     private func appendField(_ text: String, to buffer: inout [UInt8]) {

@@ -2,7 +2,9 @@ import FeedModel
 
 extension PostgresStore {
     /// Counts per feed and kind, and each feed's time range (the same shape as SQLite's).
-    /// - Complexity: O(N): one grouped scan.
+    /// ``FeedModel/StoreStats/orphanItems`` counts items whose feed is missing (none unless the
+    /// database was changed by other means than FeedSim: docs/postgres.md).
+    /// - Complexity: O(N): one grouped scan, and one anti-join for the orphans.
     public func stats() throws -> StoreStats {
         let result = try connection.execute(
             prepared: "feedsim_stats",
@@ -34,6 +36,10 @@ extension PostgresStore {
             summary.newestPublishedAt = max(summary.newestPublishedAt ?? row.newest, row.newest)
             feeds.append(summary)
         }
-        return StoreStats(schemaVersion: schemaVersion, feeds: feeds)
+        let orphans = try connection.execute(
+            prepared: "feedsim_orphans",
+            sql: "SELECT count(*) FROM items i WHERE NOT EXISTS (SELECT 1 FROM feeds f WHERE f.id = i.feed_id)",
+            PostgresParameters())
+        return StoreStats(schemaVersion: schemaVersion, feeds: feeds, orphanItems: Int(orphans.int64(0, 0)))
     }
 }

@@ -17,8 +17,10 @@ extension PostgresStore {
 
     /// Inserts `items` into `feed` in one transaction: all or nothing.
     /// - Returns: the id of each item, in order (from the `items.id` sequence where `id` was `nil`).
-    /// - Throws: ``PostgresStoreError/duplicateID(_:)`` when an id exists already; ``PostgresError``
-    ///   for a failed CHECK (negative size, empty kind) or an unknown feed. Nothing is written then.
+    /// - Throws: ``PostgresStoreError/duplicateID(_:)`` when an id exists already;
+    ///   ``PostgresStoreError/missingFeed(id:)`` when `feed` does not exist (checked before COMMIT under a
+    ///   key-share lock, as a foreign key would); ``PostgresError`` for a failed CHECK (negative size,
+    ///   empty kind). Nothing is written then.
     /// - Complexity: one round trip per item, O(log N) each.
     @discardableResult
     public func insert(items: [NewItem], feed: Int64) throws -> [Int64] {
@@ -66,6 +68,7 @@ extension PostgresStore {
         if explicit {
             try connection.execute(prepared: "feedsim_advance_sequence", sql: Self.advanceSequenceSQL, .init())
         }
+        try keepFeed(feed)
         return ids
     }
 

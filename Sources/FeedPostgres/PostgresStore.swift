@@ -75,6 +75,42 @@ public final class PostgresStore {
         return try requireFeed(named: name)
     }
 
+    /// Makes sure `feed` exists until the current transaction ends: a key-share lock on its row
+    /// (`SELECT … FOR KEY SHARE`, what a foreign key's check takes), so a concurrent delete of the
+    /// feed waits for this transaction, or this transaction sees that it is gone. Called by every
+    /// transaction that writes items, after writing them and just before COMMIT, so the lock is held
+    /// for an instant, not for a seed's length (schema version 2 has no foreign key: docs/postgres.md).
+    /// - Throws: ``PostgresStoreError/missingFeed(id:)`` when the feed does not exist (the caller's
+    ///   transaction then rolls back), ``PostgresError``.
+    func keepFeed(_ feed: Int64) throws {
+        var parameters = PostgresParameters()
+        parameters.append(feed)
+        let result = try connection.execute(
+            prepared: "feedsim_keep_feed", sql: "SELECT id FROM feeds WHERE id = $1 FOR KEY SHARE", parameters)
+        guard result.rowCount == 1 else { throw PostgresStoreError.missingFeed(id: feed) }
+    }
+
+    /// Deletes the feed `name` and its items in one transaction. The feed's row goes first (its
+    /// lock makes a concurrent writer of items wait, or see it gone and roll back); the items after,
+    /// in a statement whose snapshot includes whatever such a writer committed before it.
+    /// - Returns: how many items were deleted.
+    /// - Throws: ``PostgresStoreError/unknownFeed(_:known:)``, ``PostgresError``; nothing is deleted then.
+    @discardableResult
+    public func deleteFeed(named name: String) throws -> Int {
+        try connection.transaction {
+            var parameters = PostgresParameters()
+            parameters.append(name)
+            let deleted = try connection.execute(
+                prepared: "feedsim_delete_feed", sql: "DELETE FROM feeds WHERE name = $1 RETURNING id", parameters)
+            guard deleted.rowCount == 1 else { throw PostgresStoreError.unknownFeed(name, known: try feeds().map(\.name)) }
+            var feed = PostgresParameters()
+            feed.append(deleted.int64(0, 0))
+            return try connection.execute(
+                prepared: "feedsim_delete_feed_items", sql: "DELETE FROM items WHERE feed_id = $1", feed
+            ).affectedRows
+        }
+    }
+
     /// All feeds as `(id, name)`, sorted by name (byte order, as SQLite sorts).
     public func feeds() throws -> [(id: Int64, name: String)] {
         let result = try connection.execute(

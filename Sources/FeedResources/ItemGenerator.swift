@@ -36,8 +36,14 @@ public struct ItemGenerator: Sendable {
     private var textRandom: SplitMix64
     /// The `generated` count at which the next ad comes.
     private var nextAd: Int
-    private let templates: [TitleTemplate]
+    private let templates: [ResolvedTemplate]
     private let payload: ResolvedPayload
+    /// Whether each kind's payload has an `image`, by index into `preset.kinds`; and the ad's.
+    private let kindShowsImage: [Bool]
+    private let adShowsImage: Bool
+    /// `title_words` (older presets) and the same words with their first letter upper-cased.
+    private let titleWords: [String]
+    private let capitalizedTitleWords: [String]
     /// The arrival clock, Unix milliseconds (fractional; `published_at` is its floor).
     private var clock: Double
     /// Items generated so far.
@@ -61,8 +67,16 @@ public struct ItemGenerator: Sendable {
         self.clock = Double(start)
         self.kindWeights = preset.kinds.map(\.weight)
         self.ratioWeights = preset.kinds.map { $0.aspectRatios?.map(\.weight) ?? [] }
-        self.templates = preset.titleGrammar?.templates.compactMap(TitleTemplate.init) ?? []
-        self.payload = ResolvedPayload(preset)
+        let words = preset.titleGrammar?.words ?? [:]
+        self.templates = (preset.titleGrammar?.templates.compactMap(TitleTemplate.init) ?? []).map {
+            ResolvedTemplate($0, words: words)
+        }
+        let payload = ResolvedPayload(preset)
+        self.payload = payload
+        self.kindShowsImage = preset.kinds.map { payload.imageKinds.contains($0.kind) }
+        self.adShowsImage = preset.ad.map { payload.imageKinds.contains($0.kind) } ?? false
+        self.titleWords = preset.titleWords ?? ["item"]
+        self.capitalizedTitleWords = titleWords.map(Self.capitalized)
         self.nextAd = 0
         self.nextAd = adGap()
     }
@@ -94,7 +108,7 @@ public struct ItemGenerator: Sendable {
             return NewItem(
                 publishedAt: publishedAt, kind: ad.kind, width: ad.width, height: ad.height,
                 title: "Sponsored", author: "Sponsor",
-                payload: payloadJSON(kind: ad.kind, width: ad.width, height: ad.height))
+                payload: payloadJSON(showsImage: adShowsImage, width: ad.width, height: ad.height))
         }
         let kindIndex = pick(kindWeights)
         let spec = preset.kinds[kindIndex]
@@ -111,13 +125,13 @@ public struct ItemGenerator: Sendable {
         return NewItem(
             publishedAt: publishedAt, kind: spec.kind, width: spec.width, height: height, title: title(),
             author: preset.authors[Int(textRandom.next() % UInt64(preset.authors.count))],
-            payload: payloadJSON(kind: spec.kind, width: spec.width, height: height))
+            payload: payloadJSON(showsImage: kindShowsImage[kindIndex], width: spec.width, height: height))
     }
 
     /// A new title and payload for an existing item of `kind` and size (an edit: a load writer's
     /// update), from the text stream; the payload's `seq` is the count of items generated so far.
     public mutating func edit(kind: String, width: Double, height: Double) -> (title: String, payload: String) {
-        (title(), payloadJSON(kind: kind, width: width, height: height))
+        (title(), payloadJSON(showsImage: payload.imageKinds.contains(kind), width: width, height: height))
     }
 
     /// `count` new items, all published at or after `time` (Unix ms) when given: the clock first
@@ -155,23 +169,52 @@ public struct ItemGenerator: Sendable {
         return Swift.max(counts.min, Int(value))
     }
 
-    /// The payload JSON of an item (keys sorted; see the type's discussion).
-    private mutating func payloadJSON(kind: String, width: Double, height: Double) -> String {
-        let key = String(textRandom.next(), radix: 16)
-        let padded = String(repeating: "0", count: 16 - key.count) + key
+    /// The payload JSON of an item (keys sorted; see the type's discussion). The image URL is the
+    /// preset's `image_url` with `{key}`, `{w}` and `{h}` replaced, JSON-escaped; built from the
+    /// pattern's pieces, parsed and escaped once (``ResolvedPayload/imageParts``).
+    private mutating func payloadJSON(showsImage: Bool, width: Double, height: Double) -> String {
+        let key = textRandom.next()
         let bodyLength = count(payload.bodyLength)
         let comments = count(payload.comments)
         let likes = count(payload.likes)
-        var json = "{\"body_length\":\(bodyLength),\"comments\":\(comments)"
-        if payload.imageKinds.contains(kind) {
-            let url = payload.imageURL.replacingOccurrences(of: "{key}", with: padded)
-                .replacingOccurrences(of: "{w}", with: String(Int(width.rounded())))
-                .replacingOccurrences(of: "{h}", with: String(Int(height.rounded())))
-            json += ",\"image\":" + Self.jsonString(url)
+        var json = "{\"body_length\":"
+        json.reserveCapacity(160)
+        json += String(bodyLength)
+        json += ",\"comments\":"
+        json += String(comments)
+        if showsImage {
+            json += ",\"image\":\""
+            for part in payload.imageParts {
+                switch part {
+                case .literal(let escaped): json += escaped
+                case .key: json += Self.hex16(key)
+                case .width: json += String(Int(width.rounded()))
+                case .height: json += String(Int(height.rounded()))
+                }
+            }
+            json += "\""
         }
-        json += ",\"likes\":\(likes),\"seq\":\(generated)}"
+        json += ",\"likes\":"
+        json += String(likes)
+        json += ",\"seq\":"
+        json += String(generated)
+        json += "}"
         return json
     }
+
+    /// `value` as 16 lower-case hex digits, zero-padded (what `String(value, radix: 16)` padded gives).
+    static func hex16(_ value: UInt64) -> String {
+        String(unsafeUninitializedCapacity: 16) { bytes in
+            for index in 0..<16 {
+                let digit = UInt8((value >> UInt64(60 - 4 * index)) & 0xF)
+                bytes[index] = digit < 10 ? 48 + digit : 87 + digit  // "0"… "9", "a"… "f"
+            }
+            return 16
+        }
+    }
+
+    /// `word` with its first character upper-cased (the rest as it is).
+    static func capitalized(_ word: String) -> String { word.prefix(1).uppercased() + word.dropFirst() }
 
     /// `text` as a JSON string literal (RFC 8259 §7: quote, backslash and control characters escaped).
     static func jsonString(_ text: String) -> String {
@@ -188,39 +231,70 @@ public struct ItemGenerator: Sendable {
     }
 
     private mutating func title() -> String {
-        if !templates.isEmpty, let words = preset.titleGrammar?.words {
+        if !templates.isEmpty, preset.titleGrammar != nil {
             var text = ""
             for part in templates[Int(textRandom.next() % UInt64(templates.count))].parts {
                 switch part {
                 case .literal(let literal):
                     text += literal
-                case .slot(let name, let capitalized):
-                    let choices = words[name] ?? [name]
-                    let word = choices[Int(textRandom.next() % UInt64(choices.count))]
-                    text += capitalized ? word.prefix(1).uppercased() + word.dropFirst() : word
+                case .slot(let choices, let capitalized):
+                    let index = Int(textRandom.next() % UInt64(choices.count))
+                    text += capitalized?[index] ?? choices[index]
                 }
             }
             return text
         }
-        let titleWords = preset.titleWords ?? ["item"]
         let range = preset.titleLength ?? Preset.CountRange(min: 1, max: 1)
         let count = range.min + Int(textRandom.next() % UInt64(range.max - range.min + 1))
         var text = ""
         for index in 0..<count {
-            let word = titleWords[Int(textRandom.next() % UInt64(titleWords.count))]
+            let pick = Int(textRandom.next() % UInt64(titleWords.count))
             if index == 0 {
-                text += word.prefix(1).uppercased() + word.dropFirst()
+                text += capitalizedTitleWords[pick]
             } else {
-                text += " " + word
+                text += " "
+                text += titleWords[pick]
             }
         }
         return text
     }
 }
 
+/// A ``TitleTemplate`` with its slots' words looked up once (a slot without words is its own name),
+/// and the capitalized forms made once for slots written with an upper-case first letter.
+struct ResolvedTemplate: Sendable {
+    enum Part: Sendable {
+        case literal(String)
+        /// The slot's words, and their capitalized forms when the slot is capitalized.
+        case slot([String], capitalized: [String]?)
+    }
+
+    let parts: [Part]
+
+    init(_ template: TitleTemplate, words: [String: [String]]) {
+        parts = template.parts.map { part in
+            switch part {
+            case .literal(let literal): return .literal(literal)
+            case .slot(let name, let capitalized):
+                let choices = words[name] ?? [name]
+                return .slot(choices, capitalized: capitalized ? choices.map(ItemGenerator.capitalized) : nil)
+            }
+        }
+    }
+}
+
 /// A preset's ``Preset/PayloadSpec`` with ``Preset/defaultPayload`` filling what it leaves out.
 struct ResolvedPayload: Sendable {
+    /// A piece of `image_url`: text (already JSON-escaped, RFC 8259 §7) or a placeholder.
+    enum ImagePart: Hashable, Sendable {
+        case literal(String)
+        case key, width, height
+    }
+
     let imageURL: String
+    /// `imageURL` cut at `{key}`, `{w}` and `{h}` (none of which can overlap another, nor appear in
+    /// what replaces one: hex digits and decimal digits), literals escaped for a JSON string.
+    let imageParts: [ImagePart]
     let imageKinds: Set<String>
     let bodyLength: Preset.CountDistribution
     let likes: Preset.CountDistribution
@@ -230,11 +304,35 @@ struct ResolvedPayload: Sendable {
         let spec = preset.payload ?? Preset.PayloadSpec()
         let defaults = Preset.defaultPayload
         imageURL = spec.imageURL ?? defaults.imageURL!
+        imageParts = Self.parts(of: imageURL)
         imageKinds = Set(
             spec.imageKinds
                 ?? (preset.kinds.filter { $0.aspectRatios != nil }.map(\.kind) + (preset.ad.map { [$0.kind] } ?? [])))
         bodyLength = spec.bodyLength ?? defaults.bodyLength!
         likes = spec.likes ?? defaults.likes!
         comments = spec.comments ?? defaults.comments!
+    }
+
+    /// Cuts `pattern` at every `{key}`, `{w}` and `{h}`, left to right.
+    static func parts(of pattern: String) -> [ImagePart] {
+        let placeholders: [(String, ImagePart)] = [("{key}", .key), ("{w}", .width), ("{h}", .height)]
+        var parts: [ImagePart] = []
+        var literal = ""
+        var rest = Substring(pattern)
+        while !rest.isEmpty {
+            if let (token, part) = placeholders.first(where: { rest.hasPrefix($0.0) }) {
+                if !literal.isEmpty { parts.append(.literal(literal)) }
+                literal = ""
+                parts.append(part)
+                rest = rest.dropFirst(token.count)
+            } else {
+                literal.append(rest.removeFirst())
+            }
+        }
+        if !literal.isEmpty { parts.append(.literal(literal)) }
+        return parts.map { part in
+            guard case .literal(let text) = part else { return part }
+            return .literal(String(ItemGenerator.jsonString(text).dropFirst().dropLast()))
+        }
     }
 }

@@ -13,15 +13,16 @@ import Testing
         try body(database)
     }
 
-    @Test func openingMigratesAnEmptySchemaAndRecordsVersionOneInFeedsimSchemaOnPostgreSQL() throws {
+    /// Version 2 since `002_items_without_feed_fk.sql` (was version 1 before that migration existed).
+    @Test func openingMigratesAnEmptySchemaAndRecordsEveryVersionInFeedsimSchemaOnPostgreSQL() throws {
         try Self.withDatabase { database in
             let store = try database.openPostgres()
-            #expect(store.schemaVersion == 1)
+            #expect(store.schemaVersion == 2)
             let versions = try store.connection.execute("SELECT version FROM feedsim_schema ORDER BY version")
-            #expect(versions.rowCount == 1 && versions.int64(0, 0) == 1)
+            #expect(versions.rowCount == 2 && versions.int64(0, 0) == 1 && versions.int64(1, 0) == 2)
             // Opening again applies nothing twice.
-            #expect(try database.openPostgres().schemaVersion == 1)
-            #expect(try store.connection.execute("SELECT count(*) FROM feedsim_schema").int64(0, 0) == 1)
+            #expect(try database.openPostgres().schemaVersion == 2)
+            #expect(try store.connection.execute("SELECT count(*) FROM feedsim_schema").int64(0, 0) == 2)
         }
     }
 
@@ -29,7 +30,7 @@ import Testing
         try Self.withDatabase { database in
             let store = try database.openPostgres()
             try store.connection.execute("INSERT INTO feedsim_schema (version) VALUES (7)")
-            #expect(throws: PostgresStoreError.newerSchema(database: store.database, version: 7, newestKnown: 1)) {
+            #expect(throws: PostgresStoreError.newerSchema(database: store.database, version: 7, newestKnown: 2)) {
                 _ = try database.openPostgres()
             }
             let message = "\(PostgresStoreError.newerSchema(database: "h:5432/db", version: 7, newestKnown: 1))"

@@ -135,6 +135,36 @@ import FeedStore
         #expect(likes.last! > 500, "a heavy tail: e^(1.5 · 4) · 12 ≈ 4 800 is 4 σ")
     }
 
+    /// The image URL is built from the pattern's pieces (parsed and JSON-escaped once, not by
+    /// search-and-replace per item): every `{key}`, `{w}` and `{h}` replaced, however often it comes,
+    /// anything else (a quote, a backslash, an unknown `{other}`, non-ASCII) kept and escaped as
+    /// RFC 8259 §7 says. Expected text written out by hand for a 390 × 390 photo.
+    @Test func imageURLPatternsReplaceEveryPlaceholderAndEscapeTheRestForJSON() throws {
+        let preset = try preset(
+            #"""
+            { "name": "u", "items_per_hour": 60,
+              "kinds": [ { "kind": "photo", "weight": 1, "width": 390, "aspect_ratios": [ { "value": 1.0, "weight": 1 } ] } ],
+              "authors": ["a"], "title_words": ["alpha"], "title_length": { "min": 1, "max": 1 },
+              "payload": { "image_url": "s://{key}/{w}x{h}/\"{w}\"\\{other}/{h}{key}é" } }
+            """#)
+        var generator = ItemGenerator(preset: preset, seed: 4)
+        var keys = Set<String>()
+        for item in generator.items(count: 50) {
+            let json = item.payload
+            let start = try #require(json.range(of: #","image":"s://"#)).upperBound
+            let key = String(json[start...].prefix(16))
+            #expect(key.count == 16 && key.allSatisfy { "0123456789abcdef".contains($0) }, "\(json)")
+            keys.insert(key)
+            let expected = #","image":"s://"# + key + #"/390x390/\"390\"\\{other}/390"# + key + #"é","#
+            #expect(json.contains(expected), "\(json)")
+            let payload = try JSONDecoder().decode(Payload.self, from: Data(json.utf8))
+            #expect(payload.image == "s://\(key)/390x390/\"390\"\\{other}/390\(key)é")
+        }
+        #expect(keys.count == 50, "a fresh media key per item")
+        #expect(ItemGenerator.hex16(0x0123_4567_89AB_CDEF) == "0123456789abcdef")
+        #expect(ItemGenerator.hex16(0xF) == "000000000000000f" && ItemGenerator.hex16(.max) == "ffffffffffffffff")
+    }
+
     @Test func theSameSeedGivesTheSameBytesAndAnotherSeedOthers() throws {
         let preset = try Preset.named("photos")
         var a = ItemGenerator(preset: preset, seed: 21)

@@ -34,7 +34,8 @@ final class RawPostgres {
     }
 
     /// BEGIN; the feed; COPY of `count` generated items in 256 KiB chunks, in the binary format
-    /// (as ``PostgresStore`` on a UTF-8 database) written with `bigEndian` values; COMMIT.
+    /// (as ``PostgresStore`` on a UTF-8 database) written with `bigEndian` values; the feed's row
+    /// key-share locked; COMMIT.
     func seed(count: Int, next: () -> NewItem) throws {
         precondition(connection.serverEncoding.uppercased() == "UTF8", "the raw loop writes binary COPY (UTF-8 text)")
         try exec("BEGIN")
@@ -82,6 +83,8 @@ final class RawPostgres {
             defer { PQclear(result) }
             guard PQresultStatus(result) == PGRES_COMMAND_OK else { throw connection.error(result: result, sql: "COPY") }
         }
+        // The feed kept until COMMIT, as PostgresStore does without a foreign key (schema version 2).
+        try exec("SELECT id FROM feeds WHERE id = \(feed) FOR KEY SHARE")
         try exec("COMMIT")
     }
 

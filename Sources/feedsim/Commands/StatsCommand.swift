@@ -35,6 +35,9 @@ let statsCommand = Command(
                         + String(format: "%10d  %5.1f%%", kind.items, share))
             }
         }
+        if let orphans = stats.orphanItems, orphans > 0 {
+            lines.append("\(orphans) orphan items: their feed does not exist (see docs/postgres.md, \"Items and their feed\")")
+        }
         print(lines.joined(separator: "\n"))
         return 0
     }

@@ -1,0 +1,17 @@
+-- Schema version 2: items.feed_id no longer REFERENCES feeds (id).
+-- Applied by FeedPostgres's migrator inside one transaction that also records version 2.
+--
+-- Why: the foreign key's check runs once per inserted row (PostgreSQL's RI trigger, a
+-- SELECT ... FOR KEY SHARE on the feed's row), more than half of the server's time in a COPY
+-- seed, and it holds a key-share lock on the feed's row for the whole seed. Citus cannot keep
+-- a foreign key from a distributed items table to a feeds table that is not a reference table
+-- either. What the key gave, FeedSim keeps itself (docs/postgres.md, "Items and their feed"):
+--   - every item's feed exists: items are written only by FeedSim, in the transaction that
+--     creates or finds the feed (seed, import) or that locks the feed's row (writes at the head);
+--   - deleting a feed deletes its items: DELETE FROM items WHERE feed_id = ... in the same
+--     transaction as the feed's DELETE; `feedsim stats` counts items whose feed is missing.
+-- The feed-order index (feed_id first) still serves every page.
+--
+-- The constraint's name is the one PostgreSQL, YugabyteDB and Citus give an unnamed
+-- REFERENCES on items.feed_id (<table>_<column>_fkey); CockroachDB 21.2 and newer use it too.
+ALTER TABLE items DROP CONSTRAINT items_feed_id_fkey;
