@@ -18,7 +18,8 @@ enum SourceOptions {
         OptionSpec("--timeout-ms", "MS", accepts: .integer(1...600_000), default: "10000", help: "Per-request timeout for --source."),
         OptionSpec(
             "--truth-db", "PATH", accepts: .path,
-            help: "The SQLite database behind --source, for an independent ground truth (finds skipped items)."),
+            help: "The database behind --source, for an independent ground truth (finds skipped items): a SQLite file, "
+                + "or with load also a postgresql:// URI."),
     ]
 
     /// The HTTP backend named by `--source`, or `nil` when it is absent.
