@@ -228,3 +228,41 @@ struct NewcomerFindingsProcessTests {
         #expect(nothingNear.stderrLines == ["feedsim: unknown command 'xyzzyq' (see feedsim --help)"])
     }
 }
+
+extension PostgresCommandLineTests {
+    /// `load --source … --truth-db postgresql://…` opens the database behind the API as `--db`
+    /// would (FeedDatabase's migrations, the feed checked): the run checks skipped items against it
+    /// and finds none, as `serve` over the same database answers only what it holds.
+    @Test func loadTakesAPostgreSQLTruthDatabaseBehindItsSourceOnPostgreSQL() throws {
+        let binary = try #require(ProcessDeterminismTests.binary)
+        let (schema, uri) = try Self.freshSchema()
+        defer { Self.drop(schema) }
+        #expect(try feedsim(["seed", "--db", uri, "--preset", "mixed", "--count", "300", "--seed", "9"]).status == 0)
+        let server = try ChildProcess(binary.path, ["serve", "--db", uri, "--listen", "127.0.0.1:0", "--threads", "2"])
+        defer {
+            server.send(SIGTERM)
+            _ = server.wait()
+        }
+        let line = try #require(server.waitForLine(startingWith: "feedsim serve: listening on"), "\(server.standardError)")
+        let port = try #require(line.components(separatedBy: "http://127.0.0.1:").last?.prefix { $0.isNumber })
+        let load = try feedsim([
+            "load", "--source", "http://127.0.0.1:\(port)", "--truth-db", uri, "--session", "pagination",
+            "--page-budget", "20", "--iterations", "2", "--sessions", "2", "--workers", "2", "--time-scale", "max", "--json",
+        ])
+        #expect(load.status == 0, "\(load.stderr)")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(load.stdout.utf8)) as? [String: Any], "\(load.stdout)")
+        let source = try #require(report["source"] as? [String: Any], "\(report)")
+        #expect(source["skips_checked"] as? Bool == true)
+        #expect((source["problems"] as? [String: Any])?.isEmpty == true, "\(source)")
+        // 300 items in pages of 20: each session reads all 15 pages (the 16th request finds the end).
+        let consistency = try #require(report["consistency"] as? [String: Any])
+        #expect(consistency["skips"] as? Int == 0 && consistency["duplicates"] as? Int == 0)
+        #expect(report["items"] as? Int == 600, "\(report["items"] ?? "")")
+        // A truth database that is not there is still one line, exit 1.
+        let missing = try feedsim([
+            "load", "--source", "http://127.0.0.1:\(port)", "--truth-db", directory.appendingPathComponent("none.sqlite").path,
+            "--iterations", "1", "--time-scale", "max",
+        ])
+        #expect(missing.status == 1 && missing.stderr.contains("no such file"), "\(missing.stderr)")
+    }
+}
