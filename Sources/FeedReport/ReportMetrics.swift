@@ -62,11 +62,20 @@ public struct ReportMetrics: Sendable, Equatable {
         return out
     }
 
-    /// The figures that are not settings, sorted by key.
+    /// The figures that are not settings, sorted by key. A load report's fields kept only so
+    /// `feedsim report merge` can add reports exactly (`histograms.*`: latency buckets in
+    /// nanoseconds; `blank_mean_sum`; the per-second `timeline`) are not figures a person compares:
+    /// their percentiles and means are (`latency.*`, `replays.*`).
     public var figures: [(key: String, value: Double)] {
         let prefix = kind == .replay ? "options." : "settings."
-        return numbers.filter { !$0.key.hasPrefix(prefix) && $0.key != "version" }.sorted { $0.key < $1.key }
-            .map { ($0.key, $0.value) }
+        return numbers.filter { entry in
+            guard !entry.key.hasPrefix(prefix) && entry.key != "version" else { return false }
+            if kind == .load {
+                if entry.key.hasPrefix("histograms.") || entry.key.hasPrefix("timeline") { return false }
+                if entry.key.split(separator: ".").last == "blank_mean_sum" { return false }
+            }
+            return true
+        }.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
     }
 
     /// The unit of a figure, from its key's suffix: `ms`, `pt`, `Hz`, `s`, `%` (fractions), `ms/s`, `/s`, or `""`.

@@ -64,6 +64,18 @@ import Testing
         #expect(comparison.rows.first { $0.key == "stopped_early" }?.a == 0)
     }
 
+    @Test func aLoadReportsMergeFieldsAreNotComparedAsFigures() throws {
+        let json = #"""
+            {"settings":{"sessions":2},"latency":{"after":{"p99":2,"count":3}},"blank_mean_sum":0.5,
+             "replays":{"finished":2,"blank_mean_fraction":0.25,"blank_mean_sum":0.5},
+             "histograms":{"after":{"count":3,"sum":6000000,"buckets":[[1,3]]}},
+             "timeline":[{"start_s":0,"end_s":1,"pages_per_second":3}]}
+            """#
+        let report = try ReportMetrics(json: Data(json.utf8), file: "load.json")
+        let comparison = try ReportComparison(a: report, b: report, fileA: "a", fileB: "b")
+        #expect(comparison.rows.map(\.key) == ["latency.after.count", "latency.after.p99", "replays.blank_mean_fraction", "replays.finished"])
+    }
+
     @Test func aReplayAndALoadReportAreRefused() throws {
         let (a, _) = try TinyReplay.run(record: false)
         let load = try ReportMetrics(json: Data(#"{"settings":{},"latency":{}}"#.utf8), file: "load.json")

@@ -37,6 +37,33 @@ import Testing
         }
     }
 
+    /// The README's pairing: `serve --faults` with `replay --source`. The replay runs to its end:
+    /// a failed page is retried by the controller, a failed row fetch is a failed batch the
+    /// virtualizer asks again, the one set-up read is tried up to three times; the report says
+    /// what failed and the exit status is 2 (the API had problems).
+    @Test func aReplayAgainstAServerThatFailsRequestsRunsToItsEndAndCountsTheFailures() throws {
+        let db = path("feed.sqlite")
+        #expect(try process.run(["seed", "--db", db, "--count", "2000", "--seed", "3"]).status == 0)
+        let log = path("access.log")
+        let (server, origin) = try serve(["--db", db, "--faults", "error=0.3", "--seed", "3", "--access-log", log])
+        defer {
+            server.send(SIGTERM)
+            _ = server.wait()
+        }
+        let trace = RealData.packageFile("Seeds/traces/flutter-velocity-tracker-drags.jsonl").path
+        let replay = try process.run(["replay", "--source", origin, "--trace", trace, "--json"])
+        #expect(replay.status == 2, "\(replay.stderr)")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(replay.stdout.utf8)) as? [String: Any], "\(replay.stderr)")
+        let pages = try #require(report["pages"] as? [String: Any])
+        let rows = try #require(report["rows"] as? [String: Any])
+        // At 30 % injected errors some page requests and some row batches fail; the replay goes on.
+        #expect(pages["failures"] as? Int ?? 0 > 0, "\(pages)")
+        #expect(rows["failed_batches"] as? Int ?? 0 > 0, "\(rows)")
+        #expect(replay.stderr.contains("http_status"), "the API's problems are listed: \(replay.stderr)")
+        let served = Self.statuses(try String(contentsOfFile: log, encoding: .utf8))
+        #expect(served.contains("500") && served.contains("200"))
+    }
+
     @Test func sixtyFourSessionsAndTwoWritersRunToTheEndWithOnlyTheInjectedServerErrors() throws {
         let db = path("feed.sqlite")
         #expect(try process.run(["seed", "--db", db, "--preset", "photos", "--count", "3000", "--seed", "3"]).status == 0)

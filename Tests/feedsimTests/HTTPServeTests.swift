@@ -307,7 +307,7 @@ import Testing
         let db = try handMadeDatabase()
         let log = path("access.log")
         let child = try ChildProcess(
-            binary.path, ["serve", "--db", db, "--listen", "127.0.0.1:0", "--latency", "fixed:1500", "--access-log", log])
+            binary.path, ["serve", "--db", db, "--listen", "127.0.0.1:0", "--latency", "fixed:3000", "--access-log", log])
         let line = try #require(child.waitForLine(startingWith: "feedsim serve: listening on"), "\(child.standardError)")
         let port = try #require(line.split(separator: ":").last.flatMap { Int($0.split(separator: " ").first ?? "") })
         let answer = Mutex<Int?>(nil)
@@ -316,9 +316,12 @@ import Testing
             answer.withLock { $0 = status ?? -1 }
         }
         thread.start()
-        usleep(500_000)  // the request is being held (1.5 s)
+        usleep(1_000_000)  // the request is being held (3 s)
         child.send(SIGTERM)
         #expect(child.wait() == 0)
+        // The server wrote the answer before it exited; the client thread may still be reading it.
+        let deadline = Date().addingTimeInterval(15)
+        while answer.withLock({ $0 }) == nil && Date() < deadline { usleep(10_000) }
         #expect(answer.withLock { $0 } == 200)
         let logged = try String(contentsOfFile: log, encoding: .utf8)
         #expect(logged.contains("\"GET /v1/feeds/home/items?limit=1 HTTP/1.1\" 200 "))

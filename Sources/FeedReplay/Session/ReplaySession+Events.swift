@@ -178,8 +178,9 @@ extension ReplaySession {
     ///
     /// An id asked for while an earlier fetch of it is still on the wire (cancelled by the
     /// virtualizer when the item left the preload range, then wanted again) is a redundant fetch:
-    /// counted in ``rowsRedundant``, apart from over-fetch (rows fetched but never shown).
-    func issueRowFetches(_ fetches: [RowFetch]) throws {
+    /// counted in ``rowsRedundant``, apart from over-fetch (rows fetched but never shown). A fetch
+    /// the backend fails lands as a failed batch (counted in the report's failed batches).
+    func issueRowFetches(_ fetches: [RowFetch]) {
         let latency = options.rowLatency ?? options.latency
         let faults = options.rowFaults ?? options.faults
         for fetch in fetches {
@@ -202,8 +203,15 @@ extension ReplaySession {
                     deferred.append((.rows(fetchID: fetch.id, ids: fetch.itemIDs, answer), delay))
                     continue
                 }
-                let batch = try backend.rows(ids: fetch.itemIDs)
-                queue.push(.rows(fetchID: fetch.id, ids: fetch.itemIDs, batch), at: now + backend.lastCallMilliseconds + delay)
+                // A failed fetch (an HTTP API's 500, a dropped connection) is a failed batch, as an
+                // injected fault is: the cells keep their placeholders and the virtualizer asks again.
+                do {
+                    let batch = try backend.rows(ids: fetch.itemIDs)
+                    queue.push(
+                        .rows(fetchID: fetch.id, ids: fetch.itemIDs, batch), at: now + backend.lastCallMilliseconds + delay)
+                } catch {
+                    queue.push(.rowsFailed(fetchID: fetch.id, ids: fetch.itemIDs), at: now + backend.lastCallMilliseconds + delay)
+                }
             }
         }
     }

@@ -196,7 +196,7 @@ public final class ReplaySession {
         measureConfiguredCells(update)
         // The virtualizer has just asked the layout what is visible: reuse that for the controller.
         reportViewport(fromVirtualizer: true)
-        try issueRowFetches(update.rowFetches)
+        issueRowFetches(update.rowFetches)
         let sample = record(update)
         frame += 1
         // After the last event: keep stepping while a fling, bounce or page load is still

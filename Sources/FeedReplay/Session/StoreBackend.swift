@@ -25,15 +25,32 @@ public final class StoreBackend: ReplayBackend {
     ///   - insertPreset: the preset new items are generated from; `seed` seeds that generator.
     ///   - largestID: the backend's largest item id (any feed), so inserts take the ids after it,
     ///     as SQLite's rowids would; `nil`: after the largest id on the feed's newest page.
-    /// - Throws: the backend's error when the newest item cannot be read.
+    /// - Throws: the backend's error when the newest item cannot be read in
+    ///   ``readAttempts`` attempts.
     public init(backend: any FeedBackend, insertPreset: Preset, seed: UInt64, largestID: Int64? = nil) throws {
         self.backend = backend
-        let newestPage = try backend.newest(limit: 100)
+        let newestPage = try Self.withAttempts { try backend.newest(limit: 100) }
         let newest = newestPage.items.first?.publishedAt ?? ItemGenerator.defaultStart
         let (start, overflow) = newest.addingReportingOverflow(1)
         self.epoch = overflow ? newest : start
         self.generator = ItemGenerator(preset: insertPreset, seed: seed, start: epoch)
         self.pending = PendingInserts(largestID: largestID ?? newestPage.items.map(\.id).max())
+    }
+
+    /// Attempts at the one read made before the replay starts (the newest page) and at each
+    /// ground-truth read of the gap check: an HTTP API under
+    /// test may fail any request (`feedsim serve --faults`), and the replay's own requests are
+    /// retried by the controller, so one failed set-up request should not end the run.
+    public static let readAttempts = 3
+
+    static func withAttempts<T>(_ body: () throws -> T) throws -> T {
+        var attempt = 1
+        while true {
+            do { return try body() } catch {
+                if attempt >= readAttempts { throw error }
+                attempt += 1
+            }
+        }
     }
 
     /// How many rows the trace's insert events made so far (in memory until committed).
@@ -70,7 +87,9 @@ public final class StoreBackend: ReplayBackend {
 
     public func groundTruth(after cursor: Cursor, limit: Int) throws -> [Item] {
         guard limit > 0 else { return [] }
-        let truth = try backend.groundTruth(after: cursor, limit: limit)
+        // Tried as the set-up read is: the oracle's reads are not what is under test, and an API
+        // that fails some requests on purpose should not show as a gap check that failed.
+        let truth = try Self.withAttempts { try backend.groundTruth(after: cursor, limit: limit) }
         if pending.isEmpty { return truth }
         let page = Page(items: truth, hasMoreBefore: false, hasMoreAfter: false)
         return try pending.merge(.after(cursor), limit: limit, storePage: page, storeProbe: { _, _ in false }).items

@@ -74,14 +74,6 @@ public enum SweepBenchmark {
         public var oneThreadS: Double { one.wallS }
         public var nThreadsS: Double { many.wallS }
 
-        /// The speedup on a machine that gives every thread a core: the one-thread side's CPU
-        /// seconds ÷ the parallel side's busiest thread's (``Side/busiestThreadCPUS``). A projection
-        /// from CPU time, exact only while the jobs never wait (voluntary switches ≈ 0); the
-        /// measured figure is ``speedup``.
-        public var speedupOnIdleCores: Double {
-            one.busiestThreadCPUS / max(many.busiestThreadCPUS, 1e-9)
-        }
-
         /// Whether the parallel side obtained (nearly) the cores it asked for, so its speedup is
         /// the sweep's and not the machine's share: at least 90 % of min(threads, cores, 8) cores.
         public var conclusive: Bool {
@@ -110,8 +102,6 @@ public enum SweepBenchmark {
                 \(side(one))\(side(many))  speedup: \(num(speedup, 2))× (rows \(sameRows ? "identical" : "DIFFER")); \(verdict)
                   CPU s, --jobs \(threads) ÷ --jobs 1: \(num(many.cpuS / max(one.cpuS, 1e-9), 3)) (1 when the jobs share nothing); \
                 voluntary switches while --jobs \(threads) ran: \(many.perJob.map(\.voluntarySwitches).reduce(0, +)) (a job waiting on a lock or a shared connection sleeps: > 0)
-                  projected on idle cores: \(num(speedupOnIdleCores, 2))× (--jobs 1's CPU s \(num(one.busiestThreadCPUS, 3)) ÷ the busiest \
-                --jobs \(threads) thread's \(num(many.busiestThreadCPUS, 3)): CPU time, not a measurement of wall time)
 
                 """
         }

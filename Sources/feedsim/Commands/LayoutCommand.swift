@@ -204,7 +204,14 @@ struct LayoutReport: Encodable {
     /// The human-readable form: one line per element.
     var text: String {
         // Whole numbers without ".0", but only where Int can hold them (offsets may be huge).
-        func n(_ value: Double) -> String { value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value) }
+        // Points to 3 decimals, trailing zeros dropped (the JSON keeps every digit).
+        func n(_ value: Double) -> String {
+            if value == value.rounded() && abs(value) < 1e15 { return String(Int(value)) }
+            var text = String(format: "%.3f", value)
+            while text.hasSuffix("0") { text.removeLast() }
+            if text.hasSuffix(".") { text.removeLast() }
+            return text == "-0" ? "0" : text
+        }
         var lines = [
             "content size \(n(contentSize.width)) x \(n(contentSize.height))",
             "rect (\(n(rect.x)), \(n(rect.y)), \(n(rect.width)), \(n(rect.height))): \(elements.count) element(s)",
