@@ -39,6 +39,8 @@ struct ConventionServerTests {
         #expect(walk.ending == "end of feed")
         #expect(http.audit.problemCount == 0, "\(http.audit.examples)")
         #expect(http.audit.requestMs.count == 5)
+        // Plain http stays HTTP/1.1 (CURL_HTTP_VERSION_2TLS: h2 only by ALPN over TLS; see HTTP2Tests).
+        #expect(http.audit.httpVersions == ["1.1": 5])
         // Item 123 at 2026-01-01T00:00Z + 23 min (Stripe's `created` is in whole seconds, exact here).
         let newest = try #require(walk.items.first)
         #expect(newest.publishedAt == 1_767_225_600_000 + 23 * 60_000)

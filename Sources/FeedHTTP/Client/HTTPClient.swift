@@ -32,25 +32,50 @@ public struct HTTPTransportError: Error, CustomStringConvertible, Sendable {
 ///
 /// Reusing the handle keeps its connections open between requests (libcurl's connection cache),
 /// so a walk of pages costs one TCP (and TLS) handshake. HTTP/2 is used when an `https` server
-/// offers it in ALPN (`CURL_HTTP_VERSION_2TLS`); plain `http` speaks HTTP/1.1 with keep-alive.
+/// offers it in ALPN (`CURL_HTTP_VERSION_2TLS`, <https://curl.se/libcurl/c/CURLOPT_HTTP_VERSION.html>);
+/// plain `http` speaks HTTP/1.1 with keep-alive (h2c needs prior knowledge, which FeedSim does not
+/// assume of a user's server). The version each answer came over is ``HTTPExchange/httpVersion``.
 public final class HTTPClient {
+    /// How an `https` server's certificate is checked; curl's own option names (`--cacert FILE`,
+    /// `--insecure`). The default checks it against the system's certificate authorities.
+    public struct TLSOptions: Sendable, Equatable {
+        /// A PEM file of certificate authorities to trust instead of the system's (`CURLOPT_CAINFO`):
+        /// a self-signed server's own certificate, for one.
+        public var caFile: String?
+        /// Do not check the certificate or its host name at all (`CURLOPT_SSL_VERIFYPEER` and
+        /// `CURLOPT_SSL_VERIFYHOST` 0): the connection is encrypted but not authenticated.
+        public var insecure: Bool
+
+        public init(caFile: String? = nil, insecure: Bool = false) {
+            self.caFile = caFile
+            self.insecure = insecure
+        }
+    }
+
     /// Extra request headers (`Authorization: Bearer …`).
     public let headers: [String]
     /// Whole-request timeout, milliseconds.
     public let timeoutMs: Int
+    public let tls: TLSOptions
     private let handle: UnsafeMutableRawPointer
     private var headerList: UnsafeMutablePointer<curl_slist>?
 
     /// - Parameters:
     ///   - headers: `Name: value` lines sent with every request.
     ///   - timeoutMs: the most a request may take, connection included (default 10 s).
-    /// - Throws: ``HTTPClientError`` when libcurl cannot create a handle or rejects a header.
-    public init(headers: [String] = [], timeoutMs: Int = 10_000) throws {
+    ///   - tls: how an `https` server's certificate is checked.
+    /// - Throws: ``HTTPClientError`` when libcurl cannot create a handle, rejects a header, or the
+    ///   `--cacert` file cannot be read.
+    public init(headers: [String] = [], timeoutMs: Int = 10_000, tls: TLSOptions = TLSOptions()) throws {
         _ = HTTPClient.globalSetUp
+        if let caFile = tls.caFile, !FileManager.default.isReadableFile(atPath: caFile) {
+            throw HTTPClientError("--cacert \(caFile): no such readable file")
+        }
         guard let handle = curl_easy_init() else { throw HTTPClientError("libcurl could not create a handle") }
         self.handle = handle
         self.headers = headers
         self.timeoutMs = timeoutMs
+        self.tls = tls
         for line in headers + ["Accept: application/json"] {
             guard line.contains(":"), !line.contains("\n"), !line.contains("\r") else {
                 curl_slist_free_all(headerList)
@@ -153,6 +178,11 @@ public final class HTTPClient {
         feedsim_curl_setopt_pointer(handle, CURLOPT_USERAGENT, "feedsim/1")
         feedsim_curl_setopt_pointer(handle, CURLOPT_ACCEPT_ENCODING, "")  // every encoding libcurl decodes
         feedsim_curl_setopt_pointer(handle, CURLOPT_HTTPHEADER, extra)
+        if let caFile = tls.caFile { feedsim_curl_setopt_pointer(handle, CURLOPT_CAINFO, caFile) }
+        if tls.insecure {
+            feedsim_curl_setopt_long(handle, CURLOPT_SSL_VERIFYPEER, 0)
+            feedsim_curl_setopt_long(handle, CURLOPT_SSL_VERIFYHOST, 0)
+        }
         let context = Unmanaged.passUnretained(transfer.sink).toOpaque()
         feedsim_curl_setopt_write_function(handle, CURLOPT_WRITEFUNCTION, feedSimCurlWrite)
         feedsim_curl_setopt_pointer(handle, CURLOPT_WRITEDATA, context)

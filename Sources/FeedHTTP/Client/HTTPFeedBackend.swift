@@ -50,6 +50,13 @@ public final class HTTPFeedBackend: FeedBackend {
     private let itemsPointer: JSONPointer
     private let fieldPointers: [String: JSONPointer]
     private let iso8601 = ISO8601DateFormatter()
+    /// Pages (rows answers) are tried as serve's shape first (``ServePageBody``); internal and
+    /// settable so tests can compare that way with the general one on the same bodies.
+    var servePages: Bool
+    var serveRows: Bool
+    /// Bodies read as serve's shape so far (the rest were read as a tree).
+    private(set) var serveShapeReads = 0
+    private let decoder = JSONDecoder()
     private var afterTokens: [Cursor: String] = [:]
     private var beforeTokens: [Cursor: String] = [:]
     private var rowCache: [Int64: ItemRow] = [:]
@@ -84,6 +91,8 @@ public final class HTTPFeedBackend: FeedBackend {
         origin = "\(scheme)://\(hostText)" + (url.port.map { ":\($0)" } ?? "")
         itemsPointer = try JSONPointer(convention.items)
         fieldPointers = try convention.fields.mapValues { try JSONPointer($0) }
+        servePages = convention.pagesHaveServeShape
+        serveRows = convention.rowsHaveServeShape
     }
 
     public var backendName: String { "http" }
@@ -179,18 +188,20 @@ public final class HTTPFeedBackend: FeedBackend {
     }
 
     /// Checks a page's answer and records its cursors.
-    private func readPage(_ exchange: HTTPExchange, request: PageRequest, sent: String?, bound: Cursor?) throws -> FetchedPage {
+    func readPage(_ exchange: HTTPExchange, request: PageRequest, sent: String?, bound: Cursor?) throws -> FetchedPage {
         let url = exchange.url
-        let document = try json(exchange)
-        guard let rawItems = itemsPointer.resolve(document) as? [Any] else {
-            throw fail(.missingField, url, "no items array at \(itemsPointer)")
+        let body = try pageBody(exchange)
+        let fields: [ItemFields]
+        switch body {
+        case .tree(_, let rawItems): fields = rawItems.map(treeFields)
+        case .serve(let page): fields = page.items.map(serveFields)
         }
         var items: [Item] = []
-        items.reserveCapacity(rawItems.count)
-        var kept: [Any] = []
+        items.reserveCapacity(fields.count)
+        var kept: [Int] = []
         var pageIDs = Set<Int64>()
-        for (index, raw) in rawItems.enumerated() {
-            guard let (item, row) = parseItem(raw, index: index, url: url) else { continue }
+        for (index, element) in fields.enumerated() {
+            guard let (item, row) = makeItem(element, index: index, url: url) else { continue }
             if pageIDs.contains(item.id) || (bound != nil && recent.contains(item.id) && !onCorrectSide(item, of: request)) {
                 audit.record(.duplicateItem, url: url, "item \(item.id) (items[\(index)]) was received already")
                 continue
@@ -206,29 +217,29 @@ public final class HTTPFeedBackend: FeedBackend {
             }
             pageIDs.insert(item.id)
             items.append(item)
-            kept.append(raw)
+            kept.append(index)
             if convention.rows == nil { rowCache[item.id] = row }
         }
         remember(items)
         // Item cursors come from the page's own first and last elements, as a client reading the
         // API naively would take them (so a page ending with the item just sent is a cursor
         // handed back unchanged).
-        var next = cursorToken(convention.next, document: document, exchange: exchange, items: rawItems, last: true)
-        var prev = cursorToken(convention.prev, document: document, exchange: exchange, items: rawItems, last: false)
-        recordItemTokens(items: items, raw: kept)
-        let directionHasMore = flag(convention.hasMore, document, url)
+        var next = cursorToken(convention.next, body: body, exchange: exchange, last: true)
+        var prev = cursorToken(convention.prev, body: body, exchange: exchange, last: false)
+        if case .tree(_, let rawItems) = body { recordItemTokens(items: items, raw: kept.map { rawItems[$0] }) }
+        let directionHasMore = flag(convention.hasMore, body, url)
         var hasMoreAfter: Bool
         var hasMoreBefore: Bool
         switch request {
         case .newest:
-            hasMoreAfter = flag(convention.hasMoreAfter, document, url) ?? directionHasMore ?? (next != nil && !items.isEmpty)
-            hasMoreBefore = flag(convention.hasMoreBefore, document, url) ?? false
+            hasMoreAfter = flag(convention.hasMoreAfter, body, url) ?? directionHasMore ?? (next != nil && !items.isEmpty)
+            hasMoreBefore = flag(convention.hasMoreBefore, body, url) ?? false
         case .after:
-            hasMoreAfter = flag(convention.hasMoreAfter, document, url) ?? directionHasMore ?? (next != nil && !items.isEmpty)
-            hasMoreBefore = flag(convention.hasMoreBefore, document, url) ?? true
+            hasMoreAfter = flag(convention.hasMoreAfter, body, url) ?? directionHasMore ?? (next != nil && !items.isEmpty)
+            hasMoreBefore = flag(convention.hasMoreBefore, body, url) ?? true
         case .before:
-            hasMoreBefore = flag(convention.hasMoreBefore, document, url) ?? directionHasMore ?? (prev != nil && !items.isEmpty)
-            hasMoreAfter = flag(convention.hasMoreAfter, document, url) ?? true
+            hasMoreBefore = flag(convention.hasMoreBefore, body, url) ?? directionHasMore ?? (prev != nil && !items.isEmpty)
+            hasMoreAfter = flag(convention.hasMoreAfter, body, url) ?? true
         }
         // A cursor handed back unchanged would fetch the same page again, forever.
         var unchanged = false
@@ -274,7 +285,7 @@ public final class HTTPFeedBackend: FeedBackend {
     /// Per-item cursors (`item:POINTER`) recorded for every item of the page, in both directions.
     private func recordItemTokens(items: [Item], raw: [Any]) {
         for (source, isNext) in [(convention.next, true), (convention.prev, false)] {
-            guard let source, source.hasPrefix("item:"), let pointer = try? JSONPointer(String(source.dropFirst(5))) else {
+            guard let source, source.hasPrefix("item:"), let pointer = pointer(String(source.dropFirst(5))) else {
                 continue
             }
             for (item, element) in zip(items, raw) {
@@ -284,19 +295,70 @@ public final class HTTPFeedBackend: FeedBackend {
         }
     }
 
-    private func cursorToken(_ source: String?, document: Any, exchange: HTTPExchange, items: [Any], last: Bool) -> String? {
+    /// A page body as read: a `JSONSerialization` tree with its items array (any convention), or
+    /// serve's shape decoded into typed fields (``ServePageBody``, when ``Convention/pagesHaveServeShape``).
+    private enum PageBody {
+        case tree(Any, items: [Any])
+        case serve(ServePageBody)
+    }
+
+    /// Serve's shape when the convention has it and the body decodes strictly as it; otherwise the
+    /// general tree (which reports what is wrong with the body).
+    /// - Throws: ``HTTPSourceError`` (malformed JSON, no items array).
+    private func pageBody(_ exchange: HTTPExchange) throws -> PageBody {
+        if servePages, let page = try? Self.withData(exchange.body, { try decoder.decode(ServePageBody.self, from: $0) }) {
+            serveShapeReads += 1
+            return .serve(page)
+        }
+        let document = try json(exchange)
+        guard let rawItems = itemsPointer.resolve(document) as? [Any] else {
+            throw fail(.missingField, exchange.url, "no items array at \(itemsPointer)")
+        }
+        return .tree(document, items: rawItems)
+    }
+
+    /// `body` as `Data` without copying it, for the length of `read`.
+    private static func withData<T>(_ body: [UInt8], _ read: (Data) throws -> T) rethrows -> T {
+        try body.withUnsafeBytes { bytes in
+            guard let base = bytes.baseAddress, bytes.count > 0 else { return try read(Data()) }
+            return try read(Data(bytesNoCopy: UnsafeMutableRawPointer(mutating: base), count: bytes.count, deallocator: .none))
+        }
+    }
+
+    private func cursorToken(_ source: String?, body: PageBody, exchange: HTTPExchange, last: Bool) -> String? {
         guard let source else { return nil }
         if source.hasPrefix("link:") {
             return LinkHeader.target(relation: String(source.dropFirst(5)), in: exchange.headers["link"] ?? [])
         }
+        let document: Any
+        let items: [Any]
+        switch body {
+        case .serve(let page):
+            // The serve shape's only cursor pointers (``Convention/pagesHaveServeShape``).
+            let text = source == "/next_cursor" ? page.nextCursor : source == "/prev_cursor" ? page.prevCursor : nil
+            return text.flatMap { $0.isEmpty ? nil : $0 }
+        case .tree(let tree, let rawItems):
+            document = tree
+            items = rawItems
+        }
         if source.hasPrefix("item:") {
-            guard let element = last ? items.last : items.first,
-                let pointer = try? JSONPointer(String(source.dropFirst(5)))
-            else { return nil }
+            guard let element = last ? items.last : items.first, let pointer = pointer(String(source.dropFirst(5))) else {
+                return nil
+            }
             return scalarText(pointer.resolve(element))
         }
-        guard let pointer = try? JSONPointer(source) else { return nil }
+        guard let pointer = pointer(source) else { return nil }
         return scalarText(pointer.resolve(document))
+    }
+
+    private var pointers: [String: JSONPointer?] = [:]
+
+    /// The convention's cursor and flag pointers, parsed once (validated at init).
+    private func pointer(_ text: String) -> JSONPointer? {
+        if let parsed = pointers[text] { return parsed }
+        let parsed = try? JSONPointer(text)
+        pointers[text] = parsed
+        return parsed
     }
 
     private func scalarText(_ value: Any?) -> String? {
@@ -307,8 +369,17 @@ public final class HTTPFeedBackend: FeedBackend {
         }
     }
 
-    private func flag(_ pointer: String?, _ document: Any, _ url: String) -> Bool? {
-        guard let pointer, let parsed = try? JSONPointer(pointer) else { return nil }
+    private func flag(_ pointer: String?, _ body: PageBody, _ url: String) -> Bool? {
+        guard let pointer else { return nil }
+        let document: Any
+        switch body {
+        case .serve(let page):
+            // Both decoded as booleans, present (``ServePageBody``).
+            return pointer == "/has_more_after" ? page.hasMoreAfter : pointer == "/has_more_before" ? page.hasMoreBefore : nil
+        case .tree(let tree, _):
+            document = tree
+        }
+        guard let parsed = self.pointer(pointer) else { return nil }
         guard let value = parsed.resolve(document) else {
             audit.record(.missingField, url: url, "no boolean at \(pointer)")
             return nil
@@ -319,21 +390,22 @@ public final class HTTPFeedBackend: FeedBackend {
         return nil
     }
 
-    /// One item's stub and row; `nil` (recorded) when its id or timestamp is missing.
-    private func parseItem(_ raw: Any, index: Int, url: String) -> (Item, ItemRow)? {
+    /// One item's fields, converted from whichever way the body was read; `nil` where unusable.
+    private struct ItemFields {
+        var id: Int64?
+        var publishedAt: Int64?
+        /// Non-empty text, or `nil`.
+        var kind: String?
+        var width: Double?
+        var height: Double?
+        var title: String
+        var author: String
+        var payload: String
+    }
+
+    /// An element of a tree's items array, read through the convention's field pointers.
+    private func treeFields(_ raw: Any) -> ItemFields {
         func value(_ field: String) -> Any? { fieldPointers[field]?.resolve(raw) }
-        func missing(_ field: String) -> (Item, ItemRow)? {
-            audit.record(.missingField, url: url, "items[\(index)] has no usable '\(field)' at \(fieldPointers[field]?.text ?? "?")")
-            return nil
-        }
-        guard let id = itemID(value("id")) else { return missing("id") }
-        guard let publishedAt = timestamp(value("published_at")) else { return missing("published_at") }
-        let defaults = convention.defaults
-        guard let kind = (value("kind") as? String).flatMap({ $0.isEmpty ? nil : $0 }) ?? defaults?.kind else {
-            return missing("kind")
-        }
-        guard let width = number(value("width")) ?? defaults?.width else { return missing("width") }
-        guard let height = number(value("height")) ?? defaults?.height else { return missing("height") }
         let payload: String
         switch value("payload") {
         case let text as String: payload = text
@@ -342,30 +414,63 @@ public final class HTTPFeedBackend: FeedBackend {
                 .map { String(decoding: $0, as: UTF8.self) } ?? "{}"
         default: payload = "{}"
         }
+        return ItemFields(
+            id: itemID(value("id")), publishedAt: timestamp(value("published_at")),
+            kind: (value("kind") as? String).flatMap { $0.isEmpty ? nil : $0 }, width: number(value("width")),
+            height: number(value("height")), title: value("title") as? String ?? "",
+            author: value("author") as? String ?? "", payload: payload)
+    }
+
+    /// An item of serve's shape, converted by the rules ``treeFields(_:)`` applies.
+    private func serveFields(_ item: ServeItemBody) -> ItemFields {
+        ItemFields(
+            id: Self.itemID(number: item.id),
+            publishedAt: item.publishedAt.rounded() == item.publishedAt ? Int64(exactly: item.publishedAt) : nil,
+            kind: item.kind.isEmpty ? nil : item.kind, width: item.width, height: item.height, title: item.title,
+            author: item.author, payload: item.payload)
+    }
+
+    /// One item's stub and row; `nil` (recorded) when a field is missing and has no default.
+    private func makeItem(_ fields: ItemFields, index: Int, url: String) -> (Item, ItemRow)? {
+        func missing(_ field: String) -> (Item, ItemRow)? {
+            audit.record(.missingField, url: url, "items[\(index)] has no usable '\(field)' at \(fieldPointers[field]?.text ?? "?")")
+            return nil
+        }
+        guard let id = fields.id else { return missing("id") }
+        guard let publishedAt = fields.publishedAt else { return missing("published_at") }
+        let defaults = convention.defaults
+        guard let kind = fields.kind ?? defaults?.kind else { return missing("kind") }
+        guard let width = fields.width ?? defaults?.width else { return missing("width") }
+        guard let height = fields.height ?? defaults?.height else { return missing("height") }
         let item = Item(id: id, publishedAt: publishedAt, kind: kind, width: width, height: height)
-        let row = ItemRow(
-            id: id, title: value("title") as? String ?? "", author: value("author") as? String ?? "", payload: payload)
-        return (item, row)
+        return (item, ItemRow(id: id, title: fields.title, author: fields.author, payload: fields.payload))
     }
 
     /// An integer id, or a string: digits as the integer, other text as its 63-bit FNV-1a hash.
     private func itemID(_ value: Any?) -> Int64? {
         switch value {
-        case let number as NSNumber where !NewItemJSON.isBool(number):
-            let double = number.doubleValue
-            guard double.rounded() == double, let id = Int64(exactly: double) else { return nil }
-            return id
-        case let text as String where !text.isEmpty:
-            if let id = Int64(text) { return id }
-            var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-            for byte in text.utf8 {
-                hash ^= UInt64(byte)
-                hash = hash &* 0x100_0000_01b3
-            }
-            return Int64(bitPattern: hash >> 1)
-        default:
-            return nil
+        case let number as NSNumber where !NewItemJSON.isBool(number): return Self.itemID(number: number.doubleValue)
+        case let text as String: return Self.itemID(text: text)
+        default: return nil
         }
+    }
+
+    /// A JSON number as an id: whole and within Int64.
+    private static func itemID(number: Double) -> Int64? {
+        guard number.rounded() == number else { return nil }
+        return Int64(exactly: number)
+    }
+
+    /// A JSON string as an id: digits as the integer, other text as its 63-bit FNV-1a hash; empty: none.
+    private static func itemID(text: String) -> Int64? {
+        guard !text.isEmpty else { return nil }
+        if let id = Int64(text) { return id }
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in text.utf8 {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x100_0000_01b3
+        }
+        return Int64(bitPattern: hash >> 1)
     }
 
     private func timestamp(_ value: Any?) -> Int64? {
@@ -409,7 +514,7 @@ public final class HTTPFeedBackend: FeedBackend {
 
     private func json(_ exchange: HTTPExchange) throws -> Any {
         do {
-            return try JSONSerialization.jsonObject(with: Data(exchange.body), options: [.fragmentsAllowed])
+            return try Self.withData(exchange.body) { try JSONSerialization.jsonObject(with: $0, options: [.fragmentsAllowed]) }
         } catch {
             throw fail(.malformedJSON, exchange.url, "the body (\(exchange.body.count) bytes) is not JSON")
         }
@@ -420,15 +525,71 @@ public final class HTTPFeedBackend: FeedBackend {
         return HTTPSourceError(problem: problem, url: url, detail: detail)
     }
 
-    /// A template with its placeholders filled; `{cursor}` and `{ids}` percent-encoded.
+    /// A template with its placeholders filled; `{cursor}` percent-encoded. A placeholder whose
+    /// value is not given stays as written. Templates are split once into text and placeholders
+    /// (``templateParts(_:)``), so a request costs appends, not a search per placeholder.
     func expand(_ template: String, limit: Int? = nil, cursor: String? = nil, ids: [Int64]? = nil) -> String {
-        var text = template
-        if source.contains("?") { text = text.replacingOccurrences(of: "{url}?", with: "{url}&") }
-        text = text.replacingOccurrences(of: "{url}", with: source).replacingOccurrences(of: "{origin}", with: origin)
-        if let limit { text = text.replacingOccurrences(of: "{limit}", with: String(limit)) }
-        if let cursor { text = text.replacingOccurrences(of: "{cursor}", with: FeedPath.queryValue(cursor)) }
-        if let ids { text = text.replacingOccurrences(of: "{ids}", with: ids.map(String.init).joined(separator: ",")) }
+        var text = ""
+        text.reserveCapacity(source.utf8.count + 64)
+        for part in templateParts(template) {
+            switch part {
+            case .text(let literal): text += literal
+            case .url: text += source
+            case .origin: text += origin
+            case .limit: text += limit.map(String.init) ?? "{limit}"
+            case .cursor: text += cursor.map(FeedPath.queryValue) ?? "{cursor}"
+            case .ids:
+                guard let ids else {
+                    text += "{ids}"
+                    continue
+                }
+                for (index, id) in ids.enumerated() {
+                    if index > 0 { text += "," }
+                    text += String(id)
+                }
+            }
+        }
         return text
+    }
+
+    /// A piece of a request template.
+    enum TemplatePart: Equatable {
+        case text(String)
+        case url, origin, limit, cursor, ids
+    }
+
+    private var compiledTemplates: [String: [TemplatePart]] = [:]
+
+    /// `template` split at its placeholders, once per template. `{url}?` becomes `{url}&` when the
+    /// source URL has a query already.
+    func templateParts(_ template: String) -> [TemplatePart] {
+        if let parts = compiledTemplates[template] { return parts }
+        let names: [(String, TemplatePart)] = [
+            ("{url}", .url), ("{origin}", .origin), ("{limit}", .limit), ("{cursor}", .cursor), ("{ids}", .ids),
+        ]
+        let sourceHasQuery = source.contains("?")
+        var parts: [TemplatePart] = []
+        var literal = Substring()
+        var rest = Substring(template)
+        while !rest.isEmpty {
+            if rest.first == "{", let (name, part) = names.first(where: { rest.hasPrefix($0.0) }) {
+                if !literal.isEmpty { parts.append(.text(String(literal))) }
+                literal = Substring()
+                parts.append(part)
+                rest = rest.dropFirst(name.count)
+                if part == .url, sourceHasQuery, rest.first == "?" {
+                    literal = "&"
+                    rest = rest.dropFirst()
+                }
+            } else {
+                let next = rest.dropFirst().firstIndex(of: "{") ?? rest.endIndex
+                literal += rest[..<next]
+                rest = rest[next...]
+            }
+        }
+        if !literal.isEmpty { parts.append(.text(String(literal))) }
+        compiledTemplates[template] = parts
+        return parts
     }
 
     // MARK: - Rows and writes
@@ -476,7 +637,18 @@ public final class HTTPFeedBackend: FeedBackend {
         return RowBatch(rows: rows, missing: missing)
     }
 
-    private func readRows(_ exchange: HTTPExchange, into found: inout [Int64: ItemRow]) throws {
+    func readRows(_ exchange: HTTPExchange, into found: inout [Int64: ItemRow]) throws {
+        if serveRows, let body = try? Self.withData(exchange.body, { try decoder.decode(ServeRowsBody.self, from: $0) }) {
+            serveShapeReads += 1
+            for (index, row) in body.items.enumerated() {
+                guard let id = Self.itemID(number: row.id) else {
+                    audit.record(.missingField, url: exchange.url, "rows[\(index)] has no usable 'id'")
+                    continue
+                }
+                found[id] = ItemRow(id: id, title: row.title, author: row.author, payload: row.payload)
+            }
+            return
+        }
         let rowsPointer = try JSONPointer(convention.rowsItems ?? "/items")
         guard let list = rowsPointer.resolve(try json(exchange)) as? [Any] else {
             throw fail(.missingField, exchange.url, "no rows array at \(rowsPointer)")
@@ -589,7 +761,30 @@ enum FeedPath {
     }()
 
     static func segment(_ text: String) -> String { text.addingPercentEncoding(withAllowedCharacters: unreserved) ?? text }
-    static func queryValue(_ text: String) -> String { text.addingPercentEncoding(withAllowedCharacters: unreserved) ?? text }
+    /// The UTF-8 bytes outside the unreserved set as `%XX` (upper-case hex, as Foundation's
+    /// `addingPercentEncoding` writes them); once per page request, so without Foundation's strings.
+    static func queryValue(_ text: String) -> String {
+        func isUnreserved(_ byte: UInt8) -> Bool {
+            switch byte {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
+                return true
+            default: return false
+            }
+        }
+        if text.utf8.allSatisfy(isUnreserved) { return text }
+        let hex = Array("0123456789ABCDEF".utf8)
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(text.utf8.count * 3)
+        for byte in text.utf8 {
+            if isUnreserved(byte) {
+                bytes.append(byte)
+            } else {
+                bytes += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]]
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
 }
 
 extension HTTPFeedBackend: DeferredFeedSource {

@@ -16,6 +16,7 @@ public final class HTTPSourceConnector: FeedBackendConnector, WorkerIOProviding,
     public let feed: String
     public let headers: [String]
     public let timeoutMs: Int
+    public let tls: HTTPClient.TLSOptions
     /// The database behind the API, or `nil`.
     public let truth: (any FeedBackendConnector)?
     private var created: [HTTPFeedBackend] = []
@@ -24,8 +25,9 @@ public final class HTTPSourceConnector: FeedBackendConnector, WorkerIOProviding,
     /// - Throws: ``ConventionError`` for a malformed URL or convention, ``HTTPClientError`` for a bad header.
     public init(
         source: String, convention: Convention, feed: String, headers: [String], timeoutMs: Int,
-        truth: (any FeedBackendConnector)?
+        tls: HTTPClient.TLSOptions = HTTPClient.TLSOptions(), truth: (any FeedBackendConnector)?
     ) throws {
+        self.tls = tls
         self.source = source
         self.convention = convention
         self.feed = feed
@@ -45,7 +47,7 @@ public final class HTTPSourceConnector: FeedBackendConnector, WorkerIOProviding,
 
     private func makeBackend(truth: (any FeedBackend)? = nil) throws -> HTTPFeedBackend {
         try HTTPFeedBackend(
-            source: source, convention: convention, client: try HTTPClient(headers: headers, timeoutMs: timeoutMs),
+            source: source, convention: convention, client: try HTTPClient(headers: headers, timeoutMs: timeoutMs, tls: tls),
             feed: feed, truth: truth)
     }
 

@@ -11,7 +11,7 @@ import Foundation
 let loadCommand = Command(
     name: "load",
     summary: "Load-test pagination: many replay sessions on real threads against one store, with writers.",
-    usage: "load --db PATH|URI | --source URL [--convention NAME|FILE] [--truth-db PATH|URI] "
+    usage: "load --db PATH|URI | --source URL [--convention NAME|FILE] [--cacert FILE | --insecure] [--truth-db PATH|URI] "
         + "[--sessions N | --stages RAMP | --arrival-rate R|RAMP --sessions SLOTS] [--duration S] "
         + "[--time-scale K|max] [--iterations N] [--segment I/N] [--threshold EXPR ... [--abort-on-fail]] [--latency MODEL] "
         + "[--trace FILE ... | --model M,... --trace-duration S] [--writers W --write-rate R] "

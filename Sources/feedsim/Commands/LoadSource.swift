@@ -37,9 +37,7 @@ enum LoadSource {
     /// - Throws: ``UsageError``; ``CommandFailure`` for an unreadable convention file.
     static func check(_ arguments: ParsedArguments, writers: Int, writeMix: WriteMix) throws -> Convention? {
         guard arguments.value("--source") != nil else {
-            for name in ["--convention", "--header", "--header-env", "--truth-db", "--timeout-ms"] where arguments.value(name) != nil {
-                throw UsageError("\(name) needs --source")
-            }
+            try SourceOptions.requireSource(arguments)
             return nil
         }
         if arguments.value("--db") != nil { throw UsageError("give --db or --source, not both", showsUsage: false) }
@@ -97,7 +95,7 @@ enum LoadSource {
         do {
             return try HTTPSourceConnector(
                 source: configuration.path, convention: convention, feed: configuration.feedName, headers: headers,
-                timeoutMs: try arguments.int("--timeout-ms") ?? 10_000, truth: truth)
+                timeoutMs: try arguments.int("--timeout-ms") ?? 10_000, tls: SourceOptions.tls(arguments), truth: truth)
         } catch let error as ConventionError {
             throw CommandFailure(error.message)
         } catch let error as HTTPClientError {

@@ -6,7 +6,7 @@ import Foundation
 let pageCommand = Command(
     name: "page",
     summary: "Print one page of a feed by keyset cursor.",
-    usage: "page --db PATH|URI | --source URL [--convention C] [--feed NAME] [--after CURSOR | --before CURSOR] [--limit N] "
+    usage: "page --db PATH|URI | --source URL [--convention C] [--cacert FILE | --insecure] [--feed NAME] [--after CURSOR | --before CURSOR] [--limit N] "
         + "[--json] [--walk [--max-pages N]]",
     options: [
         OptionSpec("--db", "PATH|URI", accepts: .path, help: "SQLite database file or postgresql:// URI."),

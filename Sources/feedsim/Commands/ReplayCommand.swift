@@ -10,7 +10,7 @@ let replayCommand = Command(
     name: "replay",
     summary: "Replay a scroll trace against a feed on a virtual clock and report what a person would have seen.",
     usage: """
-        replay --db PATH|URI | --source URL [--convention C] --trace FILE [--trace-format F] [--feed NAME]
+        replay --db PATH|URI | --source URL [--convention C] [--cacert FILE | --insecure] --trace FILE [--trace-format F] [--feed NAME]
                       [--layout L and layout options] [--ranges PRESET] [--page-size N] [--prefetch D] [--scroll P]
                       [--pull-threshold PT] [--latency M] [--faults F] [--seed S]
                       [--viewport WxH] [--refresh-rate HZ] [importer options: --px-per-pt K ...]

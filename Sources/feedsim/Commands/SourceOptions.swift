@@ -17,6 +17,10 @@ enum SourceOptions {
             help: "A request header read from environment variable VAR ('K: V'), so secrets stay off the command line."),
         OptionSpec("--timeout-ms", "MS", accepts: .integer(1...600_000), default: "10000", help: "Per-request timeout for --source."),
         OptionSpec(
+            "--cacert", "FILE", accepts: .path,
+            help: "Trust the certificate authorities in this PEM file for an https --source (a self-signed server's certificate)."),
+        OptionSpec("--insecure", .flag, help: "Do not check an https --source's certificate (encrypted, not authenticated)."),
+        OptionSpec(
             "--truth-db", "PATH", accepts: .path,
             help: "The database behind --source, for an independent ground truth (finds skipped items): a SQLite file, "
                 + "or with load also a postgresql:// URI."),
@@ -27,9 +31,7 @@ enum SourceOptions {
     ///   header or truth database.
     static func backend(_ arguments: ParsedArguments, feed: String) throws -> HTTPFeedBackend? {
         guard let source = arguments.value("--source") else {
-            for name in ["--convention", "--header", "--header-env", "--truth-db", "--timeout-ms"] where arguments.value(name) != nil {
-                throw UsageError("\(name) needs --source")
-            }
+            try requireSource(arguments)
             return nil
         }
         if arguments.value("--db") != nil { throw UsageError("give --db or --source, not both") }
@@ -43,7 +45,7 @@ enum SourceOptions {
         let timeout = try arguments.int("--timeout-ms") ?? 10_000
         do {
             let convention = try Convention.load(arguments.value("--convention") ?? "feedsim")
-            let client = try HTTPClient(headers: headers, timeoutMs: timeout)
+            let client = try HTTPClient(headers: headers, timeoutMs: timeout, tls: tls(arguments))
             var truth: (any FeedBackend)?
             if let path = arguments.value("--truth-db") {
                 let store = try StoreCommandSupport.openExisting(path)
@@ -55,6 +57,20 @@ enum SourceOptions {
         } catch let error as HTTPClientError {
             throw CommandFailure(error.message)
         }
+    }
+
+    /// Refuses the `--source` options without `--source`. - Throws: ``UsageError``.
+    static func requireSource(_ arguments: ParsedArguments) throws {
+        for name in ["--convention", "--header", "--header-env", "--truth-db", "--timeout-ms", "--cacert"]
+        where arguments.value(name) != nil {
+            throw UsageError("\(name) needs --source")
+        }
+        if arguments.flag("--insecure") { throw UsageError("--insecure needs --source") }
+    }
+
+    /// `--cacert FILE` and `--insecure` (curl's names).
+    static func tls(_ arguments: ParsedArguments) -> HTTPClient.TLSOptions {
+        HTTPClient.TLSOptions(caFile: arguments.value("--cacert"), insecure: arguments.flag("--insecure"))
     }
 
     /// The audit as lines for stderr.
