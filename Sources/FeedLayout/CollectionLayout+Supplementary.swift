@@ -56,6 +56,17 @@ struct SupplementaryViews {
         }
     }
 
+    /// ``leading(in:viewport:contentSize:)`` appended to `result` (no array of its own).
+    func appendLeading(in rect: Rect, viewport: Size, contentSize: Size, to result: inout [LayoutAttributes]) {
+        for kind in [SupplementaryKind.refresh, .header] {
+            if let attributes = attributes(kind, viewport: viewport, contentSize: contentSize),
+                attributes.frame.intersects(rect)
+            {
+                result.append(attributes)
+            }
+        }
+    }
+
     /// The footer if it intersects `rect`.
     func trailing(in rect: Rect, viewport: Size, contentSize: Size) -> LayoutAttributes? {
         attributes(.footer, viewport: viewport, contentSize: contentSize).flatMap { $0.frame.intersects(rect) ? $0 : nil }

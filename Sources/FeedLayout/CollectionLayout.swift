@@ -29,6 +29,10 @@ public protocol CollectionLayout: AnyObject {
     /// All elements (cells and supplementary views) whose frames intersect `rect` (half-open),
     /// in index order (refresh view and header first, footer last).
     func attributesForElements(in rect: Rect) -> [LayoutAttributes]
+    /// ``attributesForElements(in:)`` written into `result` (emptied first, its storage kept): a
+    /// caller that queries every frame reuses one buffer instead of a new array per query.
+    /// Same elements, same order.
+    func attributesForElements(in rect: Rect, into result: inout [LayoutAttributes])
     /// The cell attributes of item `index`, `nil` if out of range.
     func attributesForItem(at index: Int) -> LayoutAttributes?
     /// The refresh, header or footer attributes, `nil` if the layout has none of that kind.
@@ -60,6 +64,12 @@ public protocol CollectionLayout: AnyObject {
 }
 
 extension CollectionLayout {
+    /// The allocating query's answer, moved into `result` (layouts that fill a buffer in place
+    /// implement this themselves).
+    public func attributesForElements(in rect: Rect, into result: inout [LayoutAttributes]) {
+        result = attributesForElements(in: rect)
+    }
+
     /// Layouts without supplementary views have nothing to hide.
     public func setSupplementaryView(ofKind kind: SupplementaryKind, hidden: Bool) {}
 

@@ -81,10 +81,22 @@ public final class GridLayout: CollectionLayout, SupplementaryViewHosting, Arith
     /// - Complexity: O(k + rows·2 + columns·2) for k returned elements: the candidate rows and
     ///   columns come from division, then each candidate gets the exact half-open test.
     public func attributesForElements(in rect: Rect) -> [LayoutAttributes] {
+        var result: [LayoutAttributes] = []
+        attributesForElements(in: rect, into: &result)
+        return result
+    }
+
+    /// Fills `result` in place: the virtualizer's query every frame allocated a new array
+    /// (~0.5 k instructions of a frame in `bench replay`, with the supplementary views' arrays).
+    public func attributesForElements(in rect: Rect, into result: inout [LayoutAttributes]) {
+        result.removeAll(keepingCapacity: true)
         let content = contentSize
-        var result = supplementary.leading(in: rect, viewport: viewport, contentSize: content)
+        supplementary.appendLeading(in: rect, viewport: viewport, contentSize: content, to: &result)
         let footer = supplementary.trailing(in: rect, viewport: viewport, contentSize: content)
-        guard itemCount > 0, !rect.isEmpty else { return result + (footer.map { [$0] } ?? []) }
+        guard itemCount > 0, !rect.isEmpty else {
+            if let footer { result.append(footer) }
+            return
+        }
         let rows = periodicCandidates(
             start: firstRowY, pitch: itemSize.height + lineSpacing, length: itemSize.height,
             count: rowCount, low: rect.minY, high: rect.maxY)
@@ -102,7 +114,6 @@ public final class GridLayout: CollectionLayout, SupplementaryViewHosting, Arith
             }
         }
         if let footer { result.append(footer) }
-        return result
     }
 
     /// - Complexity: O(1).

@@ -14,7 +14,7 @@ extension Virtualizer {
     ///   distance from the viewport (points) and index.
     /// - Complexity: O(k log k) for the k items in the old and new preload ranges.
     func updateRows(
-        preloadEntries: [(item: Item, distance: Double, index: Int)], newPreloadIDs: Set<Int64>
+        preloadEntries: [(item: Item, distance: Double, index: Int)], newPreloadIDs: inout ItemIDSet
     ) -> RowChange {
         var change = RowChange()
 
@@ -36,7 +36,7 @@ extension Virtualizer {
 
         // Left the range. Sorted so evictions and cancellations are deterministic.
         var leftIDs: [Int64] = []
-        for id in preloadItemIDs where !newPreloadIDs.contains(id) { leftIDs.append(id) }
+        preloadItemIDs.forEach { id in if !newPreloadIDs.contains(id) { leftIDs.append(id) } }
         leftIDs.sort()
         var emptied: [Int] = []
         for id in leftIDs {
@@ -61,7 +61,7 @@ extension Virtualizer {
             let ids = toRequest[start..<end].map(\.id)
             let fetchID = nextFetchID
             nextFetchID += 1
-            fetches[fetchID] = PendingRowFetch(itemIDs: ids, needed: Set(ids))
+            fetches[fetchID] = PendingRowFetch(itemIDs: ids, needed: ItemIDSet(ids))
             for id in ids { fetchOfItem[id] = fetchID }
             change.fetches.append(RowFetch(id: fetchID, itemIDs: ids))
             counters.rowFetchesIssued += 1
@@ -69,7 +69,7 @@ extension Virtualizer {
             start = end
         }
 
-        preloadItemIDs = newPreloadIDs
+        swap(&preloadItemIDs, &newPreloadIDs)  // the old set is the caller's scratch for the next update
         return change
     }
 
@@ -86,6 +86,7 @@ extension Virtualizer {
         }
         // The next update must compare the ranges again, even when they did not move.
         lastPreloadIDs = []
+        lastPreloadIndices = []
         preloadClaimsStale = true
     }
 
@@ -109,7 +110,7 @@ extension Virtualizer {
             return RowArrival(accepted: false, rowsCached: 0, boundItemIDs: [], missingItemIDs: [])
         }
         for id in fetch.itemIDs where fetchOfItem[id] == fetchID { fetchOfItem[id] = nil }
-        let asked = Set(fetch.itemIDs)
+        let asked = ItemIDSet(fetch.itemIDs)
         var arrival = RowArrival(accepted: true, rowsCached: 0, boundItemIDs: [], missingItemIDs: [])
         for row in batch.rows where asked.contains(row.id) {
             counters.rowsEvicted += rowCache.store(row.id, row: row, pinned: preloadItemIDs.contains(row.id))
@@ -121,7 +122,7 @@ extension Virtualizer {
         }
         // Ids reported missing, and ids the source left out of both lists, are cached as missing
         // so they are not asked for again while they stay in range.
-        let returned = Set(batch.rows.map(\.id))
+        let returned = ItemIDSet(batch.rows.lazy.map(\.id))
         for id in fetch.itemIDs where !returned.contains(id) {
             counters.rowsEvicted += rowCache.store(id, row: nil, pinned: preloadItemIDs.contains(id))
             arrival.missingItemIDs.append(id)

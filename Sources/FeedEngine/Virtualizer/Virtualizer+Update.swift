@@ -29,22 +29,24 @@ extension Virtualizer {
             configuration.preload, viewport: visibleRect, direction: direction, visibleIndexRange: visibleIndices)
 
         // One query for both ranges: they share the viewport's cross-axis extent, so the bounding
-        // rect of the two is exactly their union.
-        let elements = layout.attributesForElements(in: Self.boundingRect(prefetchRect, preloadRect))
+        // rect of the two is exactly their union. The answer is written into last update's spare
+        // buffer (no allocation per frame where the layout fills buffers in place).
+        var elements: [LayoutAttributes] = []
+        swap(&elements, &spareElements)
+        layout.attributesForElements(in: Self.boundingRect(prefetchRect, preloadRect), into: &elements)
 
-        // First pass, no hashing: the ids in each range in index order, and what is visible. Most
-        // frames of a scroll find the same ids as the frame before (a new row of cells enters only
-        // every few frames), and then nothing else has to be computed.
-        // The two lists reuse last frame's spare buffers: no allocation on most frames.
-        var prefetchItems: [Item] = []
-        swap(&prefetchItems, &sparePrefetchItems)
-        prefetchItems.removeAll(keepingCapacity: true)
-        prefetchItems.reserveCapacity(elements.count)
-        var prefetchFirstIndex: Int?
-        var preloadIDs: [Int64] = []
-        swap(&preloadIDs, &sparePreloadIDs)
-        preloadIDs.removeAll(keepingCapacity: true)
-        preloadIDs.reserveCapacity(elements.count)
+        // First pass, no hashing: the layout indices in each range in layout order, and what is
+        // visible. Most frames of a scroll find the same indices as the frame before (a new row of
+        // cells enters only every few frames), and then nothing else has to be computed.
+        // The lists reuse last frame's spare buffers: no allocation on most frames.
+        var prefetchIndices: [Int] = []
+        swap(&prefetchIndices, &sparePrefetchIndices)
+        prefetchIndices.removeAll(keepingCapacity: true)
+        prefetchIndices.reserveCapacity(elements.count)
+        var preloadIndices: [Int] = []
+        swap(&preloadIndices, &sparePreloadIndices)
+        preloadIndices.removeAll(keepingCapacity: true)
+        preloadIndices.reserveCapacity(elements.count)
         // Refilled in place: a new set per frame allocated its storage on every frame that had a footer in range.
         var supplementary: Set<SupplementaryKind> = []
         swap(&supplementary, &liveSupplementaryKinds)
@@ -66,35 +68,41 @@ extension Virtualizer {
         swap(&visibleCellItemIDsStorage, &previousVisibleCellItemIDs)
         var lowestVisible = Int.max
         var highestVisible = Int.min
-        for (position, attributes) in elements.enumerated() {
-            let inPrefetch = attributes.frame.intersects(prefetchRect)
-            let isVisible = attributes.frame.intersects(visibleRect)
-            switch attributes.category {
-            case .cell:
-                let index = attributes.indexPath.item
-                precondition(
-                    index >= 0 && index < items.count,
-                    "layout returned item \(index) but only \(items.count) items were passed to update")
-                let id = items[index].id
-                if inPrefetch {
-                    if prefetchItems.isEmpty { prefetchFirstIndex = index }
-                    prefetchItems.append(items[index])
+        let itemCount = items.count
+        // Fields read in place through the buffer: iterating the array copied each element's
+        // attributes (an enum with a string payload: an outlined copy and destroy per element).
+        elements.withUnsafeBufferPointer { elements in
+            items.withUnsafeBufferPointer { items in
+                for position in elements.indices {
+                    let frame = elements[position].frame
+                    let inPrefetch = frame.intersects(prefetchRect)
+                    let isVisible = frame.intersects(visibleRect)
+                    switch elements[position].category {
+                    case .cell:
+                        let index = elements[position].indexPath.item
+                        precondition(
+                            index >= 0 && index < itemCount,
+                            "layout returned item \(index) but only \(itemCount) items were passed to update")
+                        if inPrefetch { prefetchIndices.append(index) }
+                        if frame.intersects(preloadRect) { preloadIndices.append(index) }
+                        if isVisible {
+                            visibleElementPositions.append(position)
+                            visibleCellFrames.append(frame)
+                            visibleCellItemIDs.append(items[index].id)
+                            lowestVisible = min(lowestVisible, index)
+                            highestVisible = max(highestVisible, index)
+                        }
+                    case .supplementary(let kind):
+                        if inPrefetch { supplementary.insert(kind) }
+                        if isVisible { visibleElementPositions.append(position) }
+                    case .decoration:
+                        if isVisible { visibleElementPositions.append(position) }
+                    }
                 }
-                if attributes.frame.intersects(preloadRect) { preloadIDs.append(id) }
-                if isVisible {
-                    visibleElementPositions.append(position)
-                    visibleCellFrames.append(attributes.frame)
-                    visibleCellItemIDs.append(id)
-                    lowestVisible = min(lowestVisible, index)
-                    highestVisible = max(highestVisible, index)
-                }
-            case .supplementary(let kind):
-                if inPrefetch { supplementary.insert(kind) }
-                if isVisible { visibleElementPositions.append(position) }
-            case .decoration:
-                if isVisible { visibleElementPositions.append(position) }
             }
         }
+        let itemsStorage = items.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) }
+        let sameItems = itemsStorage == lastItemsStorage && itemCount == self.items.count
 
         let liveBefore = cellOfItem.count
         var cellChange = CellChange()
@@ -103,40 +111,82 @@ extension Virtualizer {
         // ranges' edges cross element boundaries in different frames, so each is redone alone: an
         // unchanged prefetch range would leave every cell as it is, an unchanged preload range every
         // row claim (unless a failed fetch left the claims behind the list: `preloadClaimsStale`).
-        let prefetchChanged = prefetchItems != lastPrefetchItems || prefetchFirstIndex != lastPrefetchFirstIndex
-        let preloadChanged = preloadIDs != lastPreloadIDs || (prefetchChanged && preloadClaimsStale)
+        // "Changed" compares the items (ids and kinds) and the first index with those of the last
+        // update that changed them; the same list with the same indices is the same items.
+        let prefetchFirstIndex = prefetchIndices.first
+        let prefetchChanged: Bool
+        if sameItems && prefetchIndices == lastPrefetchIndices {
+            prefetchChanged = false
+        } else {
+            prefetchChanged =
+                prefetchFirstIndex != lastPrefetchFirstIndex || prefetchIndices.count != lastPrefetchItems.count
+                || zip(prefetchIndices, lastPrefetchItems).contains { items[$0] != $1 }
+        }
+        let preloadSame: Bool
+        if sameItems && preloadIndices == lastPreloadIndices {
+            preloadSame = true
+        } else {
+            preloadSame =
+                preloadIndices.count == lastPreloadIDs.count
+                && !zip(preloadIndices, lastPreloadIDs).contains { items[$0].id != $1 }
+        }
+        let preloadChanged = !preloadSame || (prefetchChanged && preloadClaimsStale)
         if prefetchChanged {
             var prefetchCells: [(indexPath: IndexPath, item: Item)] = []
-            prefetchCells.reserveCapacity(prefetchItems.count)
-            var prefetchItemIDs = Set<Int64>(minimumCapacity: prefetchItems.count)
-            for attributes in elements where attributes.category == .cell {
-                let item = items[attributes.indexPath.item]
-                if attributes.frame.intersects(prefetchRect), prefetchItemIDs.insert(item.id).inserted {
-                    prefetchCells.append((attributes.indexPath, item))
+            prefetchCells.reserveCapacity(prefetchIndices.count)
+            var prefetchItemIDs = ItemIDSet()
+            swap(&prefetchItemIDs, &scratchPrefetchIDs)
+            prefetchItemIDs.removeAll(keepingCapacity: true)
+            var newItems: [Item] = []
+            newItems.reserveCapacity(prefetchIndices.count)
+            elements.withUnsafeBufferPointer { elements in
+                for position in elements.indices {
+                    guard case .cell = elements[position].category, elements[position].frame.intersects(prefetchRect)
+                    else { continue }
+                    let indexPath = elements[position].indexPath
+                    let item = items[indexPath.item]
+                    newItems.append(item)
+                    if prefetchItemIDs.insert(item.id) { prefetchCells.append((indexPath, item)) }
                 }
             }
             cellChange = updateCells(prefetchCells: prefetchCells, prefetchItemIDs: prefetchItemIDs)
-            swap(&lastPrefetchItems, &prefetchItems)
+            swap(&prefetchItemIDs, &scratchPrefetchIDs)
+            lastPrefetchItems = newItems
             lastPrefetchFirstIndex = prefetchFirstIndex
         }
         if preloadChanged {
             var preloadEntries: [(item: Item, distance: Double, index: Int)] = []
-            preloadEntries.reserveCapacity(preloadIDs.count)
-            var newPreloadIDs = Set<Int64>(minimumCapacity: preloadIDs.count)
-            for attributes in elements where attributes.category == .cell {
-                let index = attributes.indexPath.item
-                let item = items[index]
-                if attributes.frame.intersects(preloadRect), newPreloadIDs.insert(item.id).inserted {
-                    preloadEntries.append((item, axis.distance(between: attributes.frame, and: visibleRect), index))
+            preloadEntries.reserveCapacity(preloadIndices.count)
+            var newPreloadIDs = ItemIDSet()
+            swap(&newPreloadIDs, &scratchPreloadIDs)
+            newPreloadIDs.removeAll(keepingCapacity: true)
+            var ids: [Int64] = []
+            ids.reserveCapacity(preloadIndices.count)
+            elements.withUnsafeBufferPointer { elements in
+                for position in elements.indices {
+                    guard case .cell = elements[position].category else { continue }
+                    let frame = elements[position].frame
+                    guard frame.intersects(preloadRect) else { continue }
+                    let index = elements[position].indexPath.item
+                    let item = items[index]
+                    ids.append(item.id)
+                    if newPreloadIDs.insert(item.id) {
+                        preloadEntries.append((item, axis.distance(between: frame, and: visibleRect), index))
+                    }
                 }
             }
-            rowChange = updateRows(preloadEntries: preloadEntries, newPreloadIDs: newPreloadIDs)
-            swap(&lastPreloadIDs, &preloadIDs)
+            // updateRows leaves the previous claims in `newPreloadIDs`: next update's scratch.
+            rowChange = updateRows(preloadEntries: preloadEntries, newPreloadIDs: &newPreloadIDs)
+            swap(&newPreloadIDs, &scratchPreloadIDs)
+            lastPreloadIDs = ids
             preloadClaimsStale = false
         }
-        // Whichever lists are not kept are next frame's spare buffers.
-        sparePrefetchItems = prefetchItems
-        sparePreloadIDs = preloadIDs
+        // The index lists become the last ones; last update's lists are next frame's spare buffers.
+        swap(&lastPrefetchIndices, &prefetchIndices)
+        swap(&lastPreloadIndices, &preloadIndices)
+        sparePrefetchIndices = prefetchIndices
+        sparePreloadIndices = preloadIndices
+        lastItemsStorage = itemsStorage
         assert(liveBefore - cellChange.recycled + cellChange.reused + cellChange.created == cellOfItem.count)
 
         // Only cells of visible items matter to the visible flags (a kind change re-enters the
@@ -151,7 +201,8 @@ extension Virtualizer {
         visibleCellItemIDsStorage = visibleCellItemIDs
         visibleCellIndexRange = lowestVisible <= highestVisible ? lowestVisible...highestVisible : nil
         liveSupplementaryKinds = supplementary
-        lastElements = elements
+        swap(&lastElements, &elements)
+        spareElements = elements
         visibleElementPositionsStorage = visibleElementPositions
         lastContentOffset = contentOffset
         self.items = items
@@ -182,14 +233,14 @@ extension Virtualizer {
     /// Recycles cells whose item left (or changed kind), then gives each entering item a cell
     /// from its kind's pool or a new one, then trims the pool.
     private func updateCells(
-        prefetchCells: [(indexPath: IndexPath, item: Item)], prefetchItemIDs: Set<Int64>
+        prefetchCells: [(indexPath: IndexPath, item: Item)], prefetchItemIDs: ItemIDSet
     ) -> CellChange {
         var change = CellChange()
         // The cell maps, the pool and the counters are worked on as locals and put back at the end:
         // a class's stored property touched in a loop pays a dynamic exclusivity check each time
         // (~106 per call in `bench replay`'s flinger trace, ~40 % of this function's instructions).
         var cells: [VirtualizerCell?] = []
-        var cellOfItem: [Int64: Int] = [:]
+        var cellOfItem = ItemIDTable<Int>()
         var pool = VirtualizerReusePool()
         var counters = VirtualizerCounters()
         var nextCellID = self.nextCellID
@@ -208,8 +259,8 @@ extension Virtualizer {
         // 1. Leaving: O(live cells). A live item whose kind changed is treated as leaving and
         //    entering again, so a cell never shows an item of another kind.
         var leaving: [Int] = []
-        for (itemID, cellID) in cellOfItem where !prefetchItemIDs.contains(itemID) {
-            leaving.append(cellID)
+        cellOfItem.forEach { itemID, cellID in
+            if !prefetchItemIDs.contains(itemID) { leaving.append(cellID) }
         }
         for (indexPath, item) in prefetchCells {
             if let cellID = cellOfItem[item.id] {

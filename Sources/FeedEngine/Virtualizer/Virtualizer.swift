@@ -58,34 +58,46 @@ public final class Virtualizer {
     /// so memory is O(cells ever created), 48 in `bench replay`'s 10-minute flinger). Hashing was
     /// ~10 % of ``update(contentOffset:viewport:items:scrollVelocity:)``'s time in that benchmark.
     var cells: [VirtualizerCell?] = []
-    var cellOfItem: [Int64: Int] = [:]
+    var cellOfItem = ItemIDTable<Int>()
     var pool = VirtualizerReusePool()
     var nextCellID = 0
     var liveSupplementaryKinds: Set<SupplementaryKind> = []
 
     // Rows.
     var rowCache: VirtualizerRowCache
-    var preloadItemIDs: Set<Int64> = []
+    var preloadItemIDs = ItemIDSet()
     var fetches: [Int: PendingRowFetch] = [:]
-    var fetchOfItem: [Int64: Int] = [:]
+    var fetchOfItem = ItemIDTable<Int>()
     var nextFetchID = 0
 
     // Last update.
     /// The items of the last update (copy on write: holding it costs nothing per frame).
     var items: [Item] = []
     var lastContentOffset: Point?
-    /// Items in the prefetch range and item ids in the preload range at the last update, in index
-    /// order: when a frame finds the same two lists (same ids, same kinds), no cell enters or leaves
-    /// and no row is needed, so the set work is skipped.
+    /// Items in the prefetch range and item ids in the preload range at the last update that
+    /// changed them, in index order: when a frame finds the same two lists (same ids, same kinds),
+    /// no cell enters or leaves and no row is needed, so the set work is skipped.
     var lastPrefetchItems: [Item] = []
     var lastPreloadIDs: [Int64] = []
+    /// The layout indices of the two ranges at the last update, and the storage of that update's
+    /// `items`: while the caller passes the same array again (same storage, which the virtualizer
+    /// keeps alive in ``items``, so an edited list always comes in new storage), equal index lists
+    /// mean equal item lists, compared without reading an item. Comparing the item lists (two
+    /// strings per item) was ~1 k instructions of a frame in `bench replay`.
+    var lastPrefetchIndices: [Int] = []
+    var lastPreloadIndices: [Int] = []
+    var lastItemsStorage: UnsafeRawPointer?
     /// Set by a failed fetch (its items' claims were dropped from `preloadItemIDs`), cleared by the
     /// next row update: until then the claims may differ from `lastPreloadIDs` even when an update
     /// finds the same preload list.
     var preloadClaimsStale = false
-    /// Spare buffers for the next update's two lists (kept to avoid two allocations per frame).
-    var sparePrefetchItems: [Item] = []
-    var sparePreloadIDs: [Int64] = []
+    /// Spare buffers for the next update (kept to avoid allocations per frame): the index lists,
+    /// the layout's answer, and the sets of the second pass.
+    var sparePrefetchIndices: [Int] = []
+    var sparePreloadIndices: [Int] = []
+    var spareElements: [LayoutAttributes] = []
+    var scratchPrefetchIDs = ItemIDSet()
+    var scratchPreloadIDs = ItemIDSet()
     /// Layout index of the first prefetch cell at the last update: a prepend shifts every index
     /// (live cells' index paths must follow) while the ids stay the same.
     var lastPrefetchFirstIndex: Int?
@@ -117,7 +129,7 @@ public final class Virtualizer {
     /// A fetch in flight: the ids asked for, and those still in the preload range.
     struct PendingRowFetch {
         var itemIDs: [Int64]
-        var needed: Set<Int64>
+        var needed: ItemIDSet
     }
 
     /// - Parameters:
@@ -168,7 +180,7 @@ extension Virtualizer {
     /// Live cells (showing an item), by item id ascending.
     /// - Complexity: O(k log k) for k live cells.
     public var liveCells: [VirtualizerCell] {
-        cellOfItem.keys.sorted().compactMap { cells[cellOfItem[$0]!] }
+        cellOfItem.sortedKeys().compactMap { cells[cellOfItem[$0]!] }
     }
 
     /// Number of live cells.
@@ -203,7 +215,7 @@ extension Virtualizer {
     public var pendingFetchIDs: [Int] { fetches.keys.sorted() }
 
     /// Items whose row is being fetched, ascending.
-    public var itemsBeingFetched: [Int64] { fetchOfItem.keys.sorted() }
+    public var itemsBeingFetched: [Int64] { fetchOfItem.sortedKeys() }
 
     /// Items in the preload range after the last update, ascending.
     public var preloadRangeItemIDs: [Int64] { preloadItemIDs.sorted() }

@@ -12,8 +12,8 @@ struct VirtualizerRowCache {
     /// Maximum number of unpinned rows.
     let capacity: Int
 
-    private var pinned: [Int64: ItemRow?] = [:]
-    private var slotOfID: [Int64: Int] = [:]
+    private var pinned = ItemIDTable<ItemRow?>()
+    private var slotOfID = ItemIDTable<Int>()
     private var slots: [Slot] = []
     private var freeSlots: [Int] = []
     /// Most recently used unpinned slot, or -1.

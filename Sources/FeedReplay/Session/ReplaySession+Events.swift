@@ -159,7 +159,7 @@ extension ReplaySession {
             queue.push(.page(request, .failure("simulated timeout")), at: now + options.faults.timeoutMs)
         case .success:
             // The answer lands after the query's own time (0 for simulated backends) and the drawn latency.
-            if let answer = (backend as? any DeferredReplayBackend)?.startPage(request) {
+            if let answer = deferredBackend?.startPage(request) {
                 deferred.append((.page(request, answer), latency))
                 return
             }
@@ -199,7 +199,7 @@ extension ReplaySession {
             case .timeout:
                 queue.push(.rowsFailed(fetchID: fetch.id, ids: fetch.itemIDs), at: now + faults.timeoutMs)
             case .success:
-                if let answer = (backend as? any DeferredReplayBackend)?.startRows(ids: fetch.itemIDs) {
+                if let answer = deferredBackend?.startRows(ids: fetch.itemIDs) {
                     deferred.append((.rows(fetchID: fetch.id, ids: fetch.itemIDs, answer), delay))
                     continue
                 }

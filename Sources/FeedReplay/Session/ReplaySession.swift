@@ -24,6 +24,9 @@ public final class ReplaySession {
     public let trace: Trace
     public let layout: any CollectionLayout
     public let backend: any ReplayBackend
+    /// `backend` when it answers later (``DeferredReplayBackend``), decided once: a cast per
+    /// request looked up the conformance every time.
+    let deferredBackend: (any DeferredReplayBackend)?
     public let options: ReplayOptions
     public let axis: ScrollAxis
     /// The layout as a carousel (its centred item is reported each frame), `nil` for other layouts.
@@ -65,7 +68,7 @@ public final class ReplaySession {
     var lastCentredIndex: Int?
     var centredIndexChanges: [ReplayReport.CentredIndexChange] = []
     var firstContentTime: Double?
-    var distinctShown = Set<Int64>()
+    var distinctShown = ItemIDSet()
     var visibleCache = VisibleCache()
     var rowsFetched = 0
     var rowBatches = 0
@@ -120,6 +123,7 @@ public final class ReplaySession {
         self.layout = layout
         self.layoutDescription = layoutDescription
         self.backend = backend
+        self.deferredBackend = backend as? any DeferredReplayBackend
         self.options = options
         self.axis = axis
         self.carousel = layout as? CarouselLayout
