@@ -129,13 +129,14 @@ import Testing
         // option table before any work.
         #expect(run("seed", "--db", db, "--preset", "photos", "--count", "0") == 64)
         #expect(run("seed", "--db", db, "--preset", "photos", "--count", "-5") == 64)
-        #expect(run("seed", "--db", db, "--preset", "no-such-preset", "--count", "10") == 1)
+        // A value the option cannot take (an unknown preset, layout or model) is a usage error too (64).
+        #expect(run("seed", "--db", db, "--preset", "no-such-preset", "--count", "10") == 64)
         #expect(run("seed", "--db", db, "--preset", "photos", "--count", "25") == 0)
         #expect(run("page", "--db", db, "--after", "not-a-cursor") == 1)
         #expect(run("page", "--db", db, "--limit", "0") == 64)
         #expect(run("page", "--db", db, "--feed", "no-such-feed") == 1)
-        #expect(run("layout", "--kind", "nope", "--count", "3", "--viewport", "100x100") == 1)
-        #expect(run("trace", "synth", "--model", "nope", "--duration", "5", "--seed", "1") == 1)
+        #expect(run("layout", "--kind", "nope", "--count", "3", "--viewport", "100x100") == 64)
+        #expect(run("trace", "synth", "--model", "nope", "--duration", "5", "--seed", "1") == 64)
         #expect(run("import", "--db", db, "--feed", "x", path("missing.jsonl")) == 1)
         // A bad row in an import: nothing of the file is written.
         let bad = path("bad.jsonl")
@@ -209,10 +210,11 @@ import Testing
         let json = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: report))) as! [String: Any]
         #expect(json["version"] as? Int == 1)
         #expect((json["violations"] as? [Any])?.isEmpty == true)
-        // Bad values: unknown trace format, missing database, malformed latency.
-        #expect(run("replay", "--db", db, "--trace", trace, "--trace-format", "pdf") == 1)
+        // Bad values: unknown trace format and malformed latency (values the options cannot take: 64),
+        // missing database (1).
+        #expect(run("replay", "--db", db, "--trace", trace, "--trace-format", "pdf") == 64)
         #expect(run("replay", "--db", path("none.sqlite"), "--trace", trace) == 1)
-        #expect(run("replay", "--db", db, "--trace", trace, "--latency", "fixed:-3") == 1)
+        #expect(run("replay", "--db", db, "--trace", trace, "--latency", "fixed:-3") == 64)
         #expect(!FileManager.default.fileExists(atPath: path("none.sqlite")))
     }
 
@@ -233,8 +235,9 @@ import Testing
         #expect(run("replay", "--db", db, "--trace", slow) == 1)
         let endOnly = path("end.jsonl")
         try (header + "\n" + #"{"t":0,"type":"end"}"# + "\n").write(toFile: endOnly, atomically: true, encoding: .utf8)
-        #expect(run("replay", "--db", db, "--trace", endOnly, "--prefetch", "items:1e300") == 1)
-        #expect(run("replay", "--db", db, "--trace", endOnly, "--costs", "base=1e308") == 1)
+        // Values --prefetch and --costs cannot take: usage errors (64).
+        #expect(run("replay", "--db", db, "--trace", endOnly, "--prefetch", "items:1e300") == 64)
+        #expect(run("replay", "--db", db, "--trace", endOnly, "--costs", "base=1e308") == 64)
         // A trace with only `end` still runs until the first screen's rows arrive.
         let report = path("end-report.json")
         #expect(run("replay", "--db", db, "--trace", endOnly, "--latency", "fixed:100", "--report", report) == 0)

@@ -46,10 +46,10 @@ struct LoadThresholdProcessTests {
         #expect(outcome.stdout.isEmpty, "no run started")
     }
 
-    @Test func aMalformedLatencyModelIsOneLineAndExit1AsInReplay() throws {
+    @Test func aMalformedLatencyModelIsOneLineAndExit64AsInReplay() throws {
         let db = try seeded()
         let outcome = try feedsim.run(["load", "--db", db, "--latency", "fixed:x"])
-        #expect(outcome.status == 1)
+        #expect(outcome.status == 64)
         #expect(outcome.stderrLines == ["feedsim load: --latency 'fixed:x': fixed takes 1 non-negative number(s)"])
     }
 

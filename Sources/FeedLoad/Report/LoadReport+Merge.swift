@@ -61,6 +61,8 @@ extension LoadReport {
         merged.elapsedSeconds = all.map(\.elapsedSeconds).max() ?? 0
         merged.stoppedEarly = all.contains { $0.stoppedEarly }
         merged.sessions = all.reduce(SessionCounts()) { $0.adding($1.sessions) }
+        let notStarted = all.compactMap(\.iterationsNotStarted)
+        merged.iterationsNotStarted = notStarted.isEmpty ? nil : notStarted.reduce(0, +)
         func sum(_ value: (LoadReport) -> Int) -> Int { all.reduce(0) { $0 + value($1) } }
         func sum(_ value: (LoadReport) -> Double) -> Double { all.reduce(0) { $0 + value($1) } }
         merged.pages = sum(\.pages)

@@ -1,17 +1,27 @@
 import Foundation
 
 extension LoadReport {
+    /// `iterations: 1 of 1000 started before the 600 s duration ended; 999 never ran` when
+    /// `--iterations` was cut short by the duration (k6's maxDuration), else `nil`.
+    public var iterationsLine: String? {
+        guard let notStarted = iterationsNotStarted, let iterations = settings.iterations else { return nil }
+        let share = sessions.started + notStarted
+        let of = share == iterations ? "\(iterations)" : "\(share) (this segment's share of \(iterations))"
+        return "iterations: \(sessions.started) of \(of) started before the \(Self.fixed(settings.durationSeconds, 0)) s "
+            + "duration ended; \(notStarted) never ran (raise --duration)"
+    }
+
     /// The report for a terminal: one block per topic, latency as a table in milliseconds.
     public var text: String {
         var lines: [String] = []
         let s = settings
-        var arrival = s.arrivalRate.map { "open, \(Self.fixed($0, 2)) arrivals/s, \(s.sessions) slots" }
-            ?? "closed, \(s.sessions) sessions"
+        var arrival = s.arrivalRate.map { "open, \(Self.fixed($0, 2)) arrivals/s, \(Self.count(s.sessions, "slot"))" }
+            ?? "closed, \(Self.count(s.sessions, "session"))"
         if let stages = s.stages {
-            arrival = s.arrivalRate == nil ? "closed, stages \(stages)" : "open, stages \(stages), \(s.sessions) slots"
+            arrival = s.arrivalRate == nil ? "closed, stages \(stages)" : "open, stages \(stages), \(Self.count(s.sessions, "slot"))"
         }
         lines.append("load: \(s.db) feed \(s.feed), \(arrival), time scale \(s.timeScale), \(s.pagination.rawValue) pages of \(s.pageSize)")
-        lines.append("  traces \(s.traces.joined(separator: ",")), layout \(s.layout), \(s.workers) workers, \(s.writers) writers"
+        lines.append("  traces \(s.traces.joined(separator: ",")), layout \(s.layout), \(Self.count(s.workers, "worker")), \(Self.count(s.writers, "writer"))"
             + (s.writers > 0 ? " at \(Self.fixed(s.writeRate, 1)) items/s" : "") + ", seed \(s.seed)"
             + (s.latency == "fixed:0" ? "" : ", client latency \(s.latency)"))
         let early =
@@ -23,15 +33,27 @@ extension LoadReport {
         lines.append(
             "sessions: \(c.started) started, \(c.completed) completed, \(c.interrupted) interrupted, "
                 + "\(c.failed) failed; dropped_iterations \(droppedIterations)")
+        if let line = iterationsLine { lines.append(line) }
         lines.append(
             "throughput: \(pages) pages (\(Self.fixed(pagesPerSecond, 1))/s), \(items) items, "
                 + "\(rows) rows (\(Self.fixed(rowsPerSecond, 1))/s)")
-        lines.append(
-            "replay: \(frames) frames, \(Self.fixed(replaySeconds * 1e3, 1)) ms in frames, of which "
-                + "\(Self.fixed(querySeconds * 1e3, 1)) ms in queries")
-        lines.append(
-            "writes: \(inserted) items inserted, \(updated) updated, \(deleted) deleted in \(insertTransactions) "
-                + "transactions (\(settings.writeMix)), \(busyWaits) busy waits")
+        if s.session?.hasPrefix("pagination") == true {
+            // Pagination sessions page down without frames: their steps are pages.
+            lines.append(
+                "pagination: \(pages) pages, \(Self.fixed(replaySeconds * 1e3, 1)) ms in pages, of which "
+                    + "\(Self.fixed(querySeconds * 1e3, 1)) ms in queries")
+        } else {
+            lines.append(
+                "replay: \(frames) frames, \(Self.fixed(replaySeconds * 1e3, 1)) ms in frames, of which "
+                    + "\(Self.fixed(querySeconds * 1e3, 1)) ms in queries")
+        }
+        if s.writers == 0, inserted == 0, updated == 0, deleted == 0, insertTransactions == 0 {
+            lines.append("writes: no writers")
+        } else {
+            lines.append(
+                "writes: \(inserted) items inserted, \(updated) updated, \(deleted) deleted in \(insertTransactions) "
+                    + "transactions (\(settings.writeMix)), \(busyWaits) busy waits")
+        }
         lines.append("latency (ms)      count       p50       p90       p99     p99.9       max")
         for kind in QueryKind.allCases {
             guard let l = latency[kind.rawValue] else { continue }
@@ -104,4 +126,7 @@ extension LoadReport {
     private func pad(_ text: String, _ width: Int) -> String {
         String(repeating: " ", count: max(0, width - text.count)) + text
     }
+
+    /// `1 session`, `8 sessions`: a count with its noun, singular for one.
+    static func count(_ n: Int, _ noun: String) -> String { n == 1 ? "1 \(noun)" : "\(n) \(noun)s" }
 }

@@ -123,6 +123,10 @@ public struct LoadReport: Codable, Sendable {
     public var thresholds: [ThresholdResult]
     /// Set when `--abort-on-fail` stopped the run: the threshold breached and when.
     public var aborted: ThresholdAbort?
+    /// With `--iterations N`: the sessions of N (this segment's share) that never started because
+    /// the duration ended first (k6 warns when maxDuration cuts shared iterations short); `nil`
+    /// when all started, the run was stopped early, or there is no `--iterations`.
+    public var iterationsNotStarted: Int?
     /// Per stage of a ramped load (one entry, `all`, without stages): pages/s, p99, blank area and
     /// time to first content (``LoadStageReport``).
     public var stages: [LoadStageReport] = []
@@ -162,6 +166,10 @@ public struct LoadReport: Codable, Sendable {
         self.stoppedEarly = stoppedEarly
         self.sessions = counts
         droppedIterations = counts.dropped
+        if let iterations = configuration.iterations, !stoppedEarly {
+            let share = configuration.segment.map { $0.sessions(ofIterations: iterations) } ?? iterations
+            iterationsNotStarted = counts.started < share ? share - counts.started : nil
+        }
         let inputs = ThresholdInputs(metrics: metrics, droppedIterations: counts.dropped, elapsedSeconds: seconds)
         thresholds = configuration.thresholds.map { $0.evaluate(inputs) }
         pages = metrics.pages

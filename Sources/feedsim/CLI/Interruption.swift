@@ -43,6 +43,14 @@ final class Interruption: Sendable {
     var shouldStop: @Sendable () -> Bool { { [self] in isSet } }
 }
 
+/// A command stopped by SIGINT or SIGTERM, with what is true of its outputs (``runMain(_:commands:)``
+/// says it after the signal's name and exits 130): for a command that only reads, not
+/// ``StoreError/interrupted``'s "the transaction was rolled back".
+struct InterruptedCommand: Error {
+    /// E.g. `the replay stopped; the database was opened read-only and no output was written`.
+    var outcome: String
+}
+
 /// Holds a signal source; it is resumed once and never touched again, so sharing it is safe.
 private final class SignalSourceBox: @unchecked Sendable {  // immutable after resume
     let source: any DispatchSourceSignal

@@ -2,6 +2,39 @@ import FeedResources
 import FeedStore
 import Foundation
 
+/// The version `feedsim --version` prints.
+let feedsimVersion = "0.3.0"
+
+/// The command name closest to what was typed (`sed` → `seed`, `bench replya` → `bench replay`), by
+/// edit distance: at most 2 edits and fewer than the word's length, else `nil`.
+func nearestCommand(to args: [String], in commands: [Command]) -> String? {
+    guard let first = args.first else { return nil }
+    let groups = Set(commands.compactMap { $0.name.split(separator: " ").count > 1 ? String($0.name.split(separator: " ")[0]) : nil })
+    let typed = groups.contains(first) && args.count > 1 ? first + " " + args[1] : first
+    let candidates = groups.contains(first) && args.count > 1
+        ? commands.map(\.name).filter { $0.hasPrefix(first + " ") }
+        : Array(Set(commands.map { String($0.name.split(separator: " ")[0]) })).sorted()
+    let scored = candidates.map { ($0, editDistance(typed, $0)) }.sorted { ($0.1, $0.0) < ($1.1, $1.0) }
+    guard let best = scored.first, best.1 <= 2, best.1 < typed.count else { return nil }
+    return best.0
+}
+
+/// Levenshtein distance (insertions, deletions, substitutions; one each) between two strings.
+func editDistance(_ a: String, _ b: String) -> Int {
+    let a = Array(a), b = Array(b)
+    var row = Array(0...b.count)
+    for i in 1...max(1, a.count) where !a.isEmpty {
+        var previous = row[0]
+        row[0] = i
+        for j in 1...max(1, b.count) where !b.isEmpty {
+            let current = row[j]
+            row[j] = min(row[j] + 1, row[j - 1] + 1, previous + (a[i - 1] == b[j - 1] ? 0 : 1))
+            previous = current
+        }
+    }
+    return a.isEmpty ? b.count : row[b.count]
+}
+
 /// The one place that decides what reaches stderr and the exit code:
 /// 0 ok, 1 failure, 2 ran but found violations, 64 bad usage (a value out of its option's range
 /// included), 70 a broken option table (a bug of this binary), 130 interrupted (SIGINT/SIGTERM).
@@ -9,7 +42,7 @@ func runMain(_ argv: [String], commands: [Command]) -> Int32 {
     let overview = """
         feedsim — a headless, deterministic paged feed simulator.
 
-        Usage: feedsim [--seeds DIR] <command> [options]   (feedsim <command> --help for its options)
+        Usage: feedsim [--seeds DIR] <command> [options]   (feedsim <command> --help for its options; feedsim --version)
 
         The binary carries Schema/ and Seeds/; --seeds DIR reads presets, traces and datasets from DIR
         instead, and FEEDSIM_ROOT=DIR reads both DIR/Schema and DIR/Seeds.
@@ -45,6 +78,10 @@ func runMain(_ argv: [String], commands: [Command]) -> Int32 {
         ResourceDirectory.overrideSeeds(with: URL(fileURLWithPath: args[1], isDirectory: true))
         args.removeFirst(2)
     }
+    if args == ["--version"] || args == ["-V"] {
+        print("feedsim \(feedsimVersion)")
+        return 0
+    }
     if args.isEmpty || args == ["--help"] || args == ["-h"] || args == ["help"] {
         print(overview + "\n" + table(commands))
         return args.isEmpty ? 64 : 0
@@ -63,7 +100,9 @@ func runMain(_ argv: [String], commands: [Command]) -> Int32 {
             return args.count >= words.count && Array(args.prefix(words.count)) == words
         }
     guard let command = match else {
-        printError("feedsim: unknown command '\(args[0])' (see feedsim --help)")
+        let suggestion = nearestCommand(to: args, in: commands).map { " (did you mean '\($0)'?)" } ?? " (see feedsim --help)"
+        let given = group.isEmpty || args.count < 2 ? args[0] : args[0] + " " + args[1]
+        printError("feedsim: unknown command '\(given)'" + suggestion)
         return 64
     }
     args.removeFirst(command.name.split(separator: " ").count)
@@ -84,6 +123,9 @@ func runMain(_ argv: [String], commands: [Command]) -> Int32 {
         printError(
             "feedsim \(command.name): interrupted by \(Interruption.shared.signalName): "
                 + "the transaction was rolled back, nothing was written")
+        return 130
+    } catch let interrupted as InterruptedCommand {
+        printError("feedsim \(command.name): interrupted by \(Interruption.shared.signalName): \(interrupted.outcome)")
         return 130
     } catch let error as UsageError {
         printError("feedsim \(command.name): \(error.message)" + (error.showsUsage ? "\nUsage: feedsim \(command.usage)" : ""))

@@ -24,6 +24,9 @@ let benchReplayCommand = Command(
         OptionSpec(
             "--feed-items", "N", accepts: .integer(0...Int.max), default: "0", help: "Internal (--child): items in the database, for the record."),
         OptionSpec("--small-feed", .flag, help: "Internal (--child): the database is the small feed."),
+        OptionSpec(
+            "--case-duration", "S", accepts: .number(0.1...86_400),
+            help: "Internal (--child): length of this memory case's trace, seconds (the shallow case's is --duration / 10)."),
     ],
     run: { arguments in
         if !arguments.positionals.isEmpty { throw UsageError("unexpected argument '\(arguments.positionals[0])'") }
@@ -60,7 +63,7 @@ private func runMemoryChild(_ arguments: ParsedArguments, configuration: ReplayB
     let path = try arguments.required("--db")
     guard FileManager.default.fileExists(atPath: path) else { throw CommandFailure("\(path): no such database") }
     let memoryCase = ReplayBenchmark.MemoryCase(
-        durationS: configuration.durationS,
+        durationS: try arguments.double("--case-duration") ?? configuration.durationS,
         maxLoadedItems: arguments.flag("--no-drop") ? nil : configuration.maxLoadedItems,
         smallFeed: arguments.flag("--small-feed"),
         feedItems: try arguments.int("--feed-items")!)
@@ -76,7 +79,8 @@ private func spawnMemoryChild(
     configuration: ReplayBenchmark.Configuration
 ) throws -> ReplayBenchmark.MemoryProbe {
     var childArguments = [
-        "bench", "replay", "--child", "--db", path, "--duration", String(memoryCase.durationS),
+        "bench", "replay", "--child", "--db", path, "--duration", String(configuration.durationS),
+        "--case-duration", String(memoryCase.durationS),
         "--max-loaded", String(configuration.maxLoadedItems), "--seed", String(configuration.seed),
         "--feed-items", String(memoryCase.feedItems),
     ]

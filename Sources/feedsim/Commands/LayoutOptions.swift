@@ -54,8 +54,8 @@ enum LayoutOptions {
 
     /// The layout `--layout` names (or its old alias `--kind`; an item's `kind` is its reuse
     /// identifier), falling back to `defaultKind`, or required.
-    /// - Throws: ``UsageError`` when neither is given without a default, or both are given;
-    ///   ``CommandFailure`` naming the option for an unknown layout.
+    /// - Throws: ``UsageError`` when neither is given without a default, or both are given, or
+    ///   naming the option for an unknown layout.
     static func layoutKind(from arguments: ParsedArguments, defaultKind: LayoutKind?) throws -> LayoutKind {
         let given = [("--layout", arguments.value("--layout")), ("--kind", arguments.value("--kind"))]
             .compactMap { name, value in value.map { (name, $0) } }
@@ -64,14 +64,15 @@ enum LayoutOptions {
             throw UsageError("missing required option '--layout'")
         }
         guard let kind = LayoutKind(rawValue: text) else {
-            throw CommandFailure(
-                "\(name): expected one of \(LayoutKind.allCases.map(\.rawValue).joined(separator: ", ")), got '\(text)'")
+            throw UsageError.badValue(
+                name, "unknown layout '\(text)' (\(LayoutKind.allCases.map(\.rawValue).joined(separator: ", ")))")
         }
         return kind
     }
 
     /// The configuration the options describe. `--layout` (alias `--kind`) falls back to `defaultKind`, or is required.
-    /// - Throws: ``UsageError`` when `--layout` is missing; ``CommandFailure`` naming the option for an unknown layout or a malformed value.
+    /// - Throws: ``UsageError`` when `--layout` is missing, or naming the option for an unknown layout, a malformed
+    ///   value or a carousel without `--item-size`.
     static func configuration(from arguments: ParsedArguments, defaultKind: LayoutKind? = nil) throws -> LayoutConfiguration {
         let kind = try layoutKind(from: arguments, defaultKind: defaultKind)
         try rejectUnused(arguments, kind: kind)
@@ -82,7 +83,7 @@ enum LayoutOptions {
         configuration.lineSpacing = try arguments.double("--line-spacing")
         if let insets = try arguments.numbers("--insets") {
             guard insets.count == 1 || insets.count == 4 else {
-                throw CommandFailure("--insets: expected one number or four (T,L,B,R), got \(insets.count)")
+                throw UsageError.badValue("--insets", "expected one number or four (T,L,B,R), got \(insets.count)")
             }
             configuration.insets =
                 insets.count == 1
@@ -96,17 +97,20 @@ enum LayoutOptions {
         configuration.fade = arguments.flag("--fade")
         if let text = arguments.value("--direction") {
             guard let direction = ScrollAxis(rawValue: text) else {
-                throw CommandFailure("--direction: expected vertical or horizontal, got '\(text)'")
+                throw UsageError.badValue("--direction", "expected vertical or horizontal, got '\(text)'")
             }
             configuration.direction = direction
         }
         if let text = arguments.value("--alignment") {
             guard let alignment = FlowAlignment(rawValue: text) else {
-                throw CommandFailure("--alignment: expected justified or left, got '\(text)'")
+                throw UsageError.badValue("--alignment", "expected justified or left, got '\(text)'")
             }
             configuration.alignment = alignment
         }
         configuration.estimatedHeight = try arguments.double("--estimated-height")
+        if kind == .carousel, configuration.itemSize == nil {
+            throw UsageError("--item-size WxH is required by the carousel layout (e.g. --item-size 300x400)", showsUsage: false)
+        }
         return configuration
     }
 

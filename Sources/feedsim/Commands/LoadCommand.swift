@@ -11,7 +11,7 @@ import Foundation
 let loadCommand = Command(
     name: "load",
     summary: "Load-test pagination: many replay sessions on real threads against one store, with writers.",
-    usage: "load --db PATH|URI | --source URL [--convention NAME|FILE] [--cacert FILE | --insecure] [--truth-db PATH] "
+    usage: "load --db PATH|URI | --source URL [--convention NAME|FILE] [--cacert FILE | --insecure] [--truth-db PATH|URI] "
         + "[--sessions N | --stages RAMP | --arrival-rate R|RAMP --sessions SLOTS] [--duration S] "
         + "[--time-scale K|max] [--iterations N] [--segment I/N] [--threshold EXPR ... [--abort-on-fail]] [--latency MODEL] "
         + "[--trace FILE ... | --model M,... --trace-duration S] [--writers W --write-rate R] "
@@ -99,9 +99,10 @@ let loadCommand = Command(
             help: "Write a self-contained HTML report (throughput, latency per query kind, sessions, errors, blank area over time)."),
     ] + LayoutOptions.specs + LoadCommandSupport.replaySpecs + TraceImportParsing.specs + SourceOptions.specs + LoadSource.specs,
     run: { arguments in
-        let configuration = try LoadCommandSupport.configuration(arguments)
+        // First: a SIGINT while the traces are read or synthesized ends the run before it starts, with its summary.
         let stop = StopSignal()
         stop.installInterruptHandler()
+        let configuration = try LoadCommandSupport.configuration(arguments)
         let convention = try LoadSource.check(arguments, writers: configuration.writers, writeMix: configuration.writeMix)
         var http: HTTPSourceConnector?
         let runner = try LoadRunner(configuration: configuration, stop: stop) { configuration in
@@ -124,6 +125,12 @@ let loadCommand = Command(
         }
         print(arguments.flag("--json") ? try report.json() : report.text, terminator: arguments.flag("--json") ? "\n" : "")
         if !arguments.flag("--json"), let source = report.source { print(source.textLines.joined(separator: "\n")) }
+        if let line = report.iterationsLine { printError("feedsim load: " + line) }
+        // Ctrl-C (k6's way): the run ended early, the summary and --report above cover it; exit 130.
+        if report.stoppedEarly, report.aborted == nil, stop.isSet {
+            printError("feedsim load: interrupted by SIGINT: the summary and report cover the run so far")
+            return 130
+        }
         let (status, warning) = LoadCommandSupport.outcome(of: report)
         if let warning { printError("feedsim load: " + warning) }
         return status
@@ -189,7 +196,7 @@ enum LoadCommandSupport {
         let traces = try sessionTraces(arguments)
         let paginationText = arguments.value("--pagination") ?? "keyset"
         guard let pagination = PaginationMode(rawValue: paginationText) else {
-            throw CommandFailure("--pagination: expected keyset or offset, got '\(paginationText)'")
+            throw UsageError.badValue("--pagination", "expected keyset or offset, got '\(paginationText)'")
         }
         var writeMix = WriteMix.insertOnly
         if let text = arguments.value("--write-mix") {
@@ -201,7 +208,10 @@ enum LoadCommandSupport {
             path: path, feedName: arguments.value("--feed") ?? "home", model: model, traces: traces,
             layout: layout,
             replay: replay, timeScale: timeScale, pagination: pagination,
-            durationSeconds: try arguments.double("--duration") ?? (arguments.value("--iterations") != nil ? 600 : 10),
+            // The table's default (10) is for a plain run; with --iterations the duration is a cap, 600 s
+            // (k6's shared-iterations maxDuration default is 10m).
+            durationSeconds: arguments.value("--duration") != nil
+                ? try arguments.double("--duration") ?? 10 : (arguments.value("--iterations") != nil ? 600 : 10),
             workers: try arguments.int("--workers")
                 ?? min(ProcessInfo.processInfo.activeProcessorCount, LoadConfiguration.maxWorkers),
             writers: try arguments.int("--writers") ?? 0,
@@ -297,8 +307,8 @@ enum LoadCommandSupport {
         if let text = arguments.value("--model") {
             models = try text.split(separator: ",", omittingEmptySubsequences: false).map { name in
                 guard let model = SynthModel(rawValue: String(name)) else {
-                    throw CommandFailure(
-                        "--model: unknown model '\(name)' (\(SynthModel.allCases.map(\.rawValue).joined(separator: ", ")))")
+                    throw UsageError.badValue(
+                        "--model", "unknown model '\(name)' (\(SynthModel.allCases.map(\.rawValue).joined(separator: ", ")))")
                 }
                 return model
             }

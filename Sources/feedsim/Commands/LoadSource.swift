@@ -1,6 +1,7 @@
 import FeedHTTP
 import FeedLoad
 import FeedModel
+import FeedPostgres
 import FeedStore
 import Foundation
 
@@ -66,7 +67,7 @@ enum LoadSource {
     }
 
     /// The connector for `--source`: headers from `--header` and `--header-env`, `--timeout-ms`, and
-    /// `--truth-db` (a SQLite file) as the independent ground truth.
+    /// `--truth-db` (a SQLite file or a postgresql:// URI, as `--db`) as the independent ground truth.
     /// - Throws: ``CommandFailure`` for a bad URL, header or truth database.
     static func connector(
         _ arguments: ParsedArguments, convention: Convention, configuration: LoadConfiguration
@@ -80,8 +81,16 @@ enum LoadSource {
         }
         var truth: (any FeedBackendConnector)?
         if let path = arguments.value("--truth-db") {
-            guard FileManager.default.fileExists(atPath: path) else { throw CommandFailure("--truth-db \(path): no such file") }
-            truth = try SQLiteConnector(path: path, feedName: configuration.feedName)
+            if case .postgresURI(let uri) = FeedDatabase.Target(path) {
+                // As `--db`: a PostgreSQL URI through FeedDatabase's migrations, the feed checked on a first connection.
+                let connector = PostgresConnector(
+                    conninfo: uri, migrator: try FeedDatabase.postgresMigrator(), feed: configuration.feedName)
+                _ = try FeedDatabase.interruptible { try connector.connect() }
+                truth = connector
+            } else {
+                guard FileManager.default.fileExists(atPath: path) else { throw CommandFailure("--truth-db \(path): no such file") }
+                truth = try SQLiteConnector(path: path, feedName: configuration.feedName)
+            }
         }
         do {
             return try HTTPSourceConnector(

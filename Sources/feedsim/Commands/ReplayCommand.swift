@@ -49,7 +49,7 @@ let replayCommand = Command(
         options.traceNotes = imported.guesses
         let trace = imported.trace
         let keepInserts = arguments.flag("--keep-inserts")
-        let preset = try Preset.named(arguments.value("--insert-preset") ?? "mixed")
+        let preset = try namedPreset(arguments.value("--insert-preset") ?? "mixed", option: "--insert-preset")
         let recording = ReportOutputs.recording(for: trace, arguments: arguments)
         if let http = try SourceOptions.backend(arguments, feed: arguments.value("--feed") ?? "home") {
             let result = try ReplaySession.run(
@@ -71,7 +71,9 @@ let replayCommand = Command(
                 largestID: try database.largestItemID(), layout: layout, options: options, insertPreset: preset,
                 keepInserts: keepInserts, shouldStop: Interruption.shared.shouldStop, recorder: recording)
         } catch ReplayError.interrupted {
-            throw StoreError.interrupted  // exit 130, nothing written
+            // Exit 130. Read-only, or with --keep-inserts the inserts are written only at the end.
+            throw InterruptedCommand(
+                outcome: "the replay stopped before the trace's end; the database was not changed and no output was written")
         }
         try writeReplayOutputs(result, arguments: arguments)
         try writeReportOutputs(result, recording: recording, tracePath: tracePath, arguments: arguments)
@@ -89,12 +91,12 @@ private func writeReportOutputs(
         perfetto: arguments.value("--perfetto"))
 }
 
-/// Reads a trace in any supported format. - Throws: ``CommandFailure`` for an unknown format;
+/// Reads a trace in any supported format. - Throws: ``UsageError`` for an unknown format;
 /// ``TraceError`` naming the file, line and field for malformed input.
 func loadTrace(path: String, format: String?) throws -> Trace {
     let name = format ?? "jsonl"
     guard let traceFormat = TraceFormat(rawValue: name) else {
-        throw CommandFailure("--trace-format: unknown format '\(name)' (jsonl, evemu, chrome, touch-csv, rrweb)")
+        throw UsageError.badValue("--trace-format", "unknown format '\(name)' (jsonl, evemu, chrome, touch-csv, rrweb)")
     }
     guard FileManager.default.fileExists(atPath: path) else { throw CommandFailure("\(path): no such file") }
     return try traceFormat.load(contentsOf: path)

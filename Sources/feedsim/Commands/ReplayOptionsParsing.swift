@@ -52,8 +52,8 @@ enum ReplayOptionsParsing {
         do { try controller.validate() } catch { throw CommandFailure("\(error)") }
         let rangesName = arguments.value("--ranges") ?? "uikit"
         guard var ranges = RangeConfiguration.preset(named: rangesName) else {
-            throw CommandFailure(
-                "--ranges: unknown preset '\(rangesName)' (\(RangeConfiguration.presetNames.joined(separator: ", ")))")
+            throw UsageError.badValue(
+                "--ranges", "unknown preset '\(rangesName)' (\(RangeConfiguration.presetNames.joined(separator: ", ")))")
         }
         if rangesName == "paging3" { ranges = .paging3(pageSize: pageSize) }
         do {
@@ -70,7 +70,7 @@ enum ReplayOptionsParsing {
                     try renamed("--row-faults") { try FaultModel.parse(text) }
                 })
         } catch let error as ModelParseError {
-            throw CommandFailure(error.description)
+            throw UsageError(error.description, showsUsage: false)
         }
     }
 
@@ -87,7 +87,7 @@ enum ReplayOptionsParsing {
         switch arguments.value("--scroll") ?? "uikit" {
         case "uikit": return .uikit
         case "android": return .android
-        case let other: throw CommandFailure("--scroll: expected uikit or android, got '\(other)'")
+        case let other: throw UsageError.badValue("--scroll", "expected uikit or android, got '\(other)'")
         }
     }
 
@@ -113,17 +113,17 @@ enum ReplayOptionsParsing {
     static func parsePrefetch(_ text: String) throws -> FeedController.PrefetchDistance {
         let parts = text.split(separator: ":", maxSplits: 1).map(String.init)
         guard parts.count == 2, let value = Double(parts[1]), value.isFinite, value >= 0 else {
-            throw CommandFailure("--prefetch: expected items:N, points:P or screens:S, got '\(text)'")
+            throw UsageError.badValue("--prefetch", "expected items:N, points:P or screens:S, got '\(text)'")
         }
         switch parts[0] {
         case "items":
             guard value == value.rounded(), value >= 1, value <= 1_000_000 else {
-                throw CommandFailure("--prefetch: items must be a whole number in 1...1000000, got '\(parts[1])'")
+                throw UsageError.badValue("--prefetch", "items must be a whole number in 1...1000000, got '\(parts[1])'")
             }
             return .items(Int(value))
         case "points": return .points(value)
         case "screens", "screenfuls": return .screenfuls(value)
-        default: throw CommandFailure("--prefetch: expected items:N, points:P or screens:S, got '\(text)'")
+        default: throw UsageError.badValue("--prefetch", "expected items:N, points:P or screens:S, got '\(text)'")
         }
     }
 }

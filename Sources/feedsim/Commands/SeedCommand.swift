@@ -42,7 +42,7 @@ let seedCommand = Command(
             start = milliseconds
         }
         let feedName = arguments.value("--feed") ?? "home"
-        let preset = try Preset.named(presetName)  // before opening: a bad preset writes nothing
+        let preset = try namedPreset(presetName, option: "--preset")  // before opening: a bad preset writes nothing
 
         if arguments.flag("--append") && arguments.flag("--replace") {
             throw UsageError("--append and --replace exclude each other")
@@ -85,3 +85,14 @@ let seedCommand = Command(
         return 0
     }
 )
+
+/// The preset an option names (`--preset`, `--insert-preset`).
+/// - Throws: ``UsageError`` naming the option and listing the presets for an unknown name (a value the
+///   option cannot take, exit 64); ``FeedResources/PresetError`` (exit 1) for a preset file that cannot be read.
+func namedPreset(_ name: String, option: String) throws -> Preset {
+    let known = try Preset.availableNames()
+    guard known.contains(name) else {
+        throw UsageError.badValue(option, "unknown preset '\(name)' (\(known.joined(separator: ", ")))")
+    }
+    return try Preset.named(name)
+}

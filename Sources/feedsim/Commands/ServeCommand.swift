@@ -30,19 +30,20 @@ let serveCommand = Command(
     run: { arguments in
         try arguments.expectNoPositionals()
         let path = try arguments.required("--db")
-        if case .sqlitePath = FeedDatabase.Target(path), !FileManager.default.fileExists(atPath: path) {
-            throw CommandFailure("\(path): no such database (create one with feedsim seed or feedsim import)")
-        }
-        // Fail now, not at the first request, when it is not a FeedSim database or cannot be reached.
-        let shownName = try DatabaseCatalog(path).database.name
+        // Usage first: a value an option cannot take is refused before the database is opened.
         let (host, port) = try parseListen(arguments.value("--listen") ?? "127.0.0.1:8080")
         let latency: LatencyModel?
         do {
             latency = try arguments.value("--latency").map(LatencyModel.parse)
         } catch let error as ModelParseError {
-            throw CommandFailure(error.description)
+            throw UsageError(error.description, showsUsage: false)
         }
         let faults = try ServeFaults.parse(arguments.value("--faults") ?? "none")
+        if case .sqlitePath = FeedDatabase.Target(path), !FileManager.default.fileExists(atPath: path) {
+            throw CommandFailure("\(path): no such database (create one with feedsim seed or feedsim import)")
+        }
+        // Fail now, not at the first request, when it is not a FeedSim database or cannot be reached.
+        let shownName = try DatabaseCatalog(path).database.name
         let seed = try ReplayOptionsParsing.seed(arguments)
         let threads = try arguments.int("--threads") ?? 4
         var accessLog: AccessLog?
@@ -73,7 +74,7 @@ let serveCommand = Command(
         }
         let shownHost = host.contains(":") ? "[\(host)]" : host
         FileHandle.standardOutput.write(
-            Data("feedsim serve: listening on http://\(shownHost):\(server.port) (\(shownName), \(threads) threads)\n".utf8))
+            Data("feedsim serve: listening on http://\(shownHost):\(server.port) (\(shownName), \(threads == 1 ? "1 thread" : "\(threads) threads"))\n".utf8))
         stop.wait()
         printError("feedsim serve: stopping; finishing requests in flight")
         server.stop()

@@ -43,7 +43,7 @@ struct ServeFaults: Sendable {
     var rateLimitRate: Double = 0
     var retryAfterSeconds = 1
 
-    /// - Throws: ``CommandFailure`` naming the bad entry.
+    /// - Throws: ``UsageError`` naming the bad entry (an unknown key lists serve's keys).
     static func parse(_ text: String) throws -> ServeFaults {
         var rest: [Substring] = []
         var rateLimit = 0.0
@@ -53,25 +53,33 @@ struct ServeFaults: Sendable {
             switch pair.first {
             case "rate-limit":
                 guard pair.count == 2, let p = Double(pair[1]), (0...1).contains(p) else {
-                    throw CommandFailure("--faults '\(text)': rate-limit must be a probability in 0...1")
+                    throw UsageError("--faults '\(text)': rate-limit must be a probability in 0...1", showsUsage: false)
                 }
                 rateLimit = p
             case "retry-after":
                 guard pair.count == 2, let s = Int(pair[1]), (0...86_400).contains(s) else {
-                    throw CommandFailure("--faults '\(text)': retry-after must be whole seconds in 0...86400")
+                    throw UsageError("--faults '\(text)': retry-after must be whole seconds in 0...86400", showsUsage: false)
                 }
                 retryAfter = s
-            default:
+            case "error", "timeout", "timeout-ms", "outage":
                 rest.append(entry)
+            default:
+                // The replay's fault model would list only its own keys: name serve's, all of them.
+                guard pair.count == 2 else { rest.append(entry); continue }
+                throw UsageError(
+                    "--faults '\(text)': unknown key '\(pair[0])' (\(Self.keys.joined(separator: ", ")))", showsUsage: false)
             }
         }
         do {
             let model = try FaultModel.parse(rest.isEmpty ? "none" : rest.joined(separator: ","))
             return ServeFaults(model: model, rateLimitRate: rateLimit, retryAfterSeconds: retryAfter)
         } catch let error as ModelParseError {
-            throw CommandFailure(error.description)
+            throw UsageError(error.description, showsUsage: false)
         }
     }
+
+    /// The keys `serve --faults` accepts: the replay's fault model's and the server-only ones.
+    static let keys = ["error", "rate-limit", "retry-after", "timeout", "timeout-ms", "outage"]
 
     /// The plan of request `index` issued at `elapsedMs`: its own generator, split from the seed
     /// by the request's index, so the n-th request gets the same draws in every run. Outages come
@@ -100,23 +108,23 @@ struct ServeFaults: Sendable {
     }
 }
 
-/// `--listen HOST:PORT` (`[::1]:8080` for IPv6). - Throws: ``CommandFailure``.
+/// `--listen HOST:PORT` (`[::1]:8080` for IPv6). - Throws: ``UsageError`` naming `--listen`.
 func parseListen(_ text: String) throws -> (host: String, port: UInt16) {
     var host: Substring
     var port: Substring
     if text.hasPrefix("["), let close = text.firstIndex(of: "]") {
         host = text[text.index(after: text.startIndex)..<close]
         let rest = text[text.index(after: close)...]
-        guard rest.hasPrefix(":") else { throw CommandFailure("--listen: expected [HOST]:PORT, got '\(text)'") }
+        guard rest.hasPrefix(":") else { throw UsageError.badValue("--listen", "expected [HOST]:PORT, got '\(text)'") }
         port = rest.dropFirst()
     } else {
-        guard let colon = text.lastIndex(of: ":") else { throw CommandFailure("--listen: expected HOST:PORT, got '\(text)'") }
+        guard let colon = text.lastIndex(of: ":") else { throw UsageError.badValue("--listen", "expected HOST:PORT, got '\(text)'") }
         host = text[..<colon]
         port = text[text.index(after: colon)...]
     }
     if host == "localhost" { host = "127.0.0.1" }
     guard let number = UInt16(port) else {
-        throw CommandFailure("--listen: port must be 0...65535, got '\(port)'")
+        throw UsageError.badValue("--listen", "port must be 0...65535, got '\(port)'")
     }
     return (String(host), number)
 }

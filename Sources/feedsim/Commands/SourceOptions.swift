@@ -22,7 +22,8 @@ enum SourceOptions {
         OptionSpec("--insecure", .flag, help: "Do not check an https --source's certificate (encrypted, not authenticated)."),
         OptionSpec(
             "--truth-db", "PATH", accepts: .path,
-            help: "The SQLite database behind --source, for an independent ground truth (finds skipped items)."),
+            help: "The database behind --source, for an independent ground truth (finds skipped items): a SQLite file, "
+                + "or with load also a postgresql:// URI."),
     ]
 
     /// The HTTP backend named by `--source`, or `nil` when it is absent.

@@ -1,3 +1,4 @@
+import Synchronization
 import FeedLayout
 import FeedReplay
 import FeedReport
@@ -55,6 +56,7 @@ let sweepCommand = Command(
         OptionSpec("--html", .value, "FILE", help: "Also write an HTML page with the frontier's scatter plot."),
     ] + variableSpecs,
     run: { arguments in
+        Interruption.shared.install()
         let dbPath = try arguments.required("--db")
         let tracePaths = arguments.all("--trace")
         if tracePaths.isEmpty { throw UsageError("missing required option '--trace'") }
@@ -80,13 +82,30 @@ let sweepCommand = Command(
         let runs = plan.runs
         let count = runs.count * traces.count
         if standardErrorIsTerminal { printError("sweep: \(count) replays on \(min(jobs, count)) threads…") }
-        let figures = try Sweep.run(count: count, jobs: jobs) { job in
+        @Sendable func sweepJob(_ job: Int) throws -> SweepFigures {
             let run = runs[job / traces.count]
             // One read-only connection per job (SQLite file or PostgreSQL), used by its thread only.
             let backend = try FeedDatabase.open(dbPath, for: .readOnly).backend(feedNamed: run.feed)
             return try Sweep.replay(
                 trace: traces[job % traces.count], backend: backend, layout: run.layout, options: run.options,
                 insertPreset: run.insertPreset)
+        }
+        // SIGINT / SIGTERM (caught from the start): no new replay starts, the running ones finish,
+        // nothing is written (exit 130).
+        let replaysDone = SweepProgress()
+        let figures: [SweepFigures]
+        do {
+            figures = try Sweep.run(count: count, jobs: jobs) { job in
+                if Interruption.shared.isSet { throw SweepInterrupted() }
+                let figures = try sweepJob(job)
+                replaysDone.done.withLock { $0[job / traces.count, default: 0] += 1 }
+                return figures
+            }
+        } catch is SweepInterrupted {
+            let finished = replaysDone.done.withLock { done in done.values.filter { $0 == traces.count }.count }
+            throw InterruptedCommand(
+                outcome: "\(finished) of \(runs.count) combination\(runs.count == 1 ? "" : "s") finished; "
+                    + "no output was written")
         }
         let rows = figures.enumerated().map { job, figures in
             let combination = job / traces.count
@@ -101,6 +120,14 @@ let sweepCommand = Command(
         return 0
     }
 )
+
+/// A sweep job refused because SIGINT or SIGTERM arrived before it started.
+private struct SweepInterrupted: Error {}
+
+/// The traces replayed so far per combination (index → count), shared by the sweep's threads.
+private final class SweepProgress: Sendable {
+    let done = Mutex<[Int: Int]>([:])
+}
 
 /// Every combination's options, parsed and validated before anything runs.
 struct SweepPlan {
@@ -165,7 +192,7 @@ struct SweepPlan {
                         values: combination.map(\.value), options: try ReplayOptionsParsing.options(from: parsed),
                         layout: try LayoutOptions.configuration(from: parsed, defaultKind: .grid),
                         feed: parsed.value("--feed") ?? "home",
-                        insertPreset: try Preset.named(parsed.value("--insert-preset") ?? "mixed"),
+                        insertPreset: try namedPreset(parsed.value("--insert-preset") ?? "mixed", option: "--insert-preset"),
                         isCurrent: isCurrent))
             } catch let failure as CommandFailure {
                 throw UsageError("--vary (\(label)): \(failure.message)")

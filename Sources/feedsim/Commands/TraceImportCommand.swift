@@ -16,7 +16,7 @@ let traceImportCommand = Command(
     run: { args in
         guard let formatName = args.value("--from") else { throw UsageError("missing required option '--from'") }
         guard let format = TraceFormat(rawValue: formatName) else {
-            throw CommandFailure("--from: unknown format '\(formatName)' (" + TraceFormat.allCases.map(\.rawValue).joined(separator: ", ") + ")")
+            throw UsageError.badValue("--from", "unknown format '\(formatName)' (" + TraceFormat.allCases.map(\.rawValue).joined(separator: ", ") + ")")
         }
         guard args.positionals.count == 1, let file = args.positionals.first else { throw UsageError("expected exactly one input FILE") }
         let imported = try TraceImportParsing.settings(args).load(format, path: file)
@@ -61,7 +61,7 @@ enum TraceImportParsing {
         settings.screenScale = try args.double("--screen-scale")
         settings.refreshRate = try args.double("--refresh-rate")
         guard let device = EvemuImporter.Device(rawValue: args.value("--device") ?? "auto") else {
-            throw CommandFailure("--device: expected auto, touchscreen or touchpad")
+            throw UsageError.badValue("--device", "expected auto, touchscreen or touchpad")
         }
         settings.device = device
         settings.axisX = try axisRange(args, "--axis-x")
@@ -77,12 +77,12 @@ enum TraceImportParsing {
 
     /// Reads a trace in any supported format (`--trace-format`, default jsonl) with the importer
     /// options and header overrides given.
-    /// - Throws: ``CommandFailure`` for an unknown format or a missing file; ``TraceError`` naming
+    /// - Throws: ``UsageError`` for an unknown format, ``CommandFailure`` for a missing file; ``TraceError`` naming
     ///   the file, line and field for malformed input.
     static func load(path: String, format: String?, _ args: ParsedArguments) throws -> ImportedTrace {
         let name = format ?? "jsonl"
         guard let traceFormat = TraceFormat(rawValue: name) else {
-            throw CommandFailure("--trace-format: unknown format '\(name)' (jsonl, evemu, chrome, touch-csv, rrweb)")
+            throw UsageError.badValue("--trace-format", "unknown format '\(name)' (jsonl, evemu, chrome, touch-csv, rrweb)")
         }
         guard FileManager.default.fileExists(atPath: path) else { throw CommandFailure("\(path): no such file") }
         return try settings(args).load(traceFormat, path: path)

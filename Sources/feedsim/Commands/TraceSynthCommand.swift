@@ -20,7 +20,7 @@ let traceSynthCommand = Command(
     run: { args in
         let modelName = try args.required("--model")
         guard let model = SynthModel(rawValue: modelName) else {
-            throw CommandFailure("--model: unknown model '\(modelName)' (" + SynthModel.allCases.map(\.rawValue).joined(separator: ", ") + ")")
+            throw UsageError.badValue("--model", "unknown model '\(modelName)' (" + SynthModel.allCases.map(\.rawValue).joined(separator: ", ") + ")")
         }
         try args.expectNoPositionals()
         let duration = try args.double("--duration") ?? { throw UsageError("missing required option '--duration'") }()

@@ -1,0 +1,268 @@
+import FeedSimTestSupport
+import Foundation
+import Testing
+
+/// What a newcomer following the README met, run as the user ran it (the built binary in a process
+/// of its own): `load --iterations`'s 600 s cap, `bench replay` with a short `--duration`, exit 64
+/// for every value an option cannot take, SIGINT during `load` and `sweep`, and the messages.
+@Suite(.enabled(if: FeedsimProcess.binary != nil, "feedsim binary not found next to the test runner; run `swift build`"))
+struct NewcomerFindingsProcessTests {
+    let directory: URL = {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("feedsim-newcomer-\(UUID().uuidString)")
+        try! FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }()
+    var feedsim: FeedsimProcess { FeedsimProcess(directory: directory) }
+    func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
+
+    /// A tiny seeded feed: 300 items, seed 1.
+    private func seeded() throws -> String {
+        let db = path("feed.sqlite")
+        let outcome = try feedsim.run(["seed", "--db", db, "--preset", "mixed", "--count", "300", "--seed", "1"])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        return db
+    }
+
+    private func json(_ text: String) throws -> [String: Any] {
+        try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any], "\(text)")
+    }
+
+    // MARK: 1. --iterations
+
+    /// `--help` says "(with --iterations: at most, default 600)" (k6's shared-iterations maxDuration
+    /// default is 10m): without `--duration` the run's settings say 600, and all N sessions run.
+    @Test func loadWithIterationsAndNoDurationIsCappedAt600Seconds() throws {
+        let db = try seeded()
+        let outcome = try feedsim.run([
+            "load", "--db", db, "--iterations", "3", "--sessions", "1", "--time-scale", "max", "--trace-duration", "2", "--json",
+        ])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        let report = try json(outcome.stdout)
+        let settings = try #require(report["settings"] as? [String: Any])
+        #expect(settings["duration_seconds"] as? Double == 600)
+        #expect((report["sessions"] as? [String: Any])?["started"] as? Int == 3)
+        #expect(report["iterations_not_started"] == nil)
+        #expect(!outcome.stderr.contains("iterations:"), "\(outcome.stderr)")
+    }
+
+    /// A plain run keeps the table's 10 s default.
+    @Test func loadWithoutIterationsKeepsTheTenSecondDefault() throws {
+        let db = try seeded()
+        let outcome = try feedsim.run(["load", "--db", db, "--sessions", "1", "--time-scale", "max", "--duration", "0.3", "--json"])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect((try json(outcome.stdout)["settings"] as? [String: Any])?["duration_seconds"] as? Double == 0.3)
+    }
+
+    /// One session at real time replays a 30 s trace; a 1 s duration ends it with 1 of 20 started:
+    /// stderr and the report say so (k6 warns when maxDuration cuts shared iterations short).
+    @Test func aDurationEndingBeforeTheIterationsSaysHowManyRan() throws {
+        let db = try seeded()
+        let reportPath = path("report.json")
+        let outcome = try feedsim.run([
+            "load", "--db", db, "--iterations", "20", "--sessions", "1", "--duration", "1", "--trace-duration", "30",
+            "--report", reportPath,
+        ])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        let line = "iterations: 1 of 20 started before the 1 s duration ended; 19 never ran (raise --duration)"
+        #expect(outcome.stderrLines.contains("feedsim load: " + line), "\(outcome.stderr)")
+        #expect(outcome.stdout.contains("\n" + line + "\n"), "\(outcome.stdout)")
+        let report = try json(try String(contentsOfFile: reportPath, encoding: .utf8))
+        #expect(report["iterations_not_started"] as? Int == 19)
+    }
+
+    // MARK: 2. bench replay --duration
+
+    /// The shallow memory case replays --duration / 10 seconds: with --duration 1 that is 0.1 s,
+    /// which the child process must take (it refused anything below 1 before: exit 64).
+    @Test func benchReplayRunsWithTheShortestAcceptedDuration() throws {
+        let outcome = try feedsim.run(["bench", "replay", "--count", "1000", "--duration", "1", "--repetitions", "1", "--json"])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(outcome.stdout.contains("\"duration_s\" : 0.1") || outcome.stdout.contains("\"duration_s\":0.1"), "\(outcome.stdout)")
+    }
+
+    // MARK: 3 and 5. Exit 64 for a value an option cannot take
+
+    @Test(arguments: [
+        (["replay", "--db", "none.sqlite", "--trace", "none.jsonl", "--layout", "mosiac"],
+         "feedsim replay: --layout: unknown layout 'mosiac' (grid, flow, mosaic, carousel, strip, waterfall, list)"),
+        (["replay", "--db", "none.sqlite", "--trace", "none.jsonl", "--ranges", "paging33"],
+         "feedsim replay: --ranges: unknown preset 'paging33'"),
+        (["seed", "--db", "none.sqlite", "--count", "10", "--preset", "foto"],
+         "feedsim seed: --preset: unknown preset 'foto' (mixed, news, photos)"),
+        (["replay", "--db", "none.sqlite", "--trace", "none.jsonl", "--latency", "lognormal:120"],
+         "feedsim replay: --latency 'lognormal:120':"),
+        (["replay", "--db", "none.sqlite", "--trace", "none.jsonl", "--faults", "eror=0.1"],
+         "feedsim replay: --faults 'eror=0.1': unknown key 'eror' (error, timeout, timeout-ms, outage)"),
+        (["serve", "--db", "none.sqlite", "--faults", "eror=0.1"],
+         "feedsim serve: --faults 'eror=0.1': unknown key 'eror' (error, rate-limit, retry-after, timeout, timeout-ms, outage)"),
+        (["trace", "synth", "--model", "flingr", "--duration", "1", "--seed", "1"],
+         "feedsim trace synth: --model: unknown model 'flingr'"),
+        (["serve", "--db", "none.sqlite", "--listen", "127.0.0.1:99999"],
+         "feedsim serve: --listen: port must be 0...65535, got '99999'"),
+        (["replay", "--db", "none.sqlite", "--trace", "none.jsonl", "--layout", "carousel"],
+         "feedsim replay: --item-size WxH is required by the carousel layout (e.g. --item-size 300x400)"),
+        (["layout", "--kind", "nope", "--count", "3", "--viewport", "100x100"],
+         "feedsim layout: --kind: unknown layout 'nope'"),
+        (["trace", "import", "--from", "evmu", "none.txt"], "feedsim trace import: --from: unknown format 'evmu'"),
+    ])
+    func aValueTheOptionCannotTakeIsOneLineAndExit64BeforeAnyWork(arguments: [String], message: String) throws {
+        let outcome = try feedsim.run(arguments)
+        #expect(outcome.status == 64, "\(outcome.stderr)")
+        #expect(outcome.stderrLines.count == 1, "\(outcome.stderr)")
+        #expect(outcome.stderr.hasPrefix(message), "\(outcome.stderr)")
+        #expect(outcome.stdout.isEmpty)
+        #expect(!FileManager.default.fileExists(atPath: path("none.sqlite")))
+    }
+
+    /// A missing file is still exit 1 (not a usage error).
+    @Test func aMissingTraceFileIsStillExit1() throws {
+        let db = try seeded()
+        let outcome = try feedsim.run(["replay", "--db", db, "--trace", path("none.jsonl")])
+        #expect(outcome.status == 1, "\(outcome.stderr)")
+        #expect(outcome.stderrLines == ["feedsim replay: \(path("none.jsonl")): no such file"])
+    }
+
+    // MARK: 6. SIGINT during load and sweep
+
+    /// k6 on Ctrl-C: no new session starts, the running ones end, the summary is printed and the
+    /// report written (marked stopped early), then exit 130.
+    @Test func sigintDuringLoadPrintsTheSummaryWritesTheReportAndExits130() throws {
+        let db = try seeded()
+        let reportPath = path("interrupted.json")
+        let (process, outPath, errPath) = try feedsim.prepare([
+            "load", "--db", db, "--sessions", "2", "--workers", "2", "--duration", "120", "--trace-duration", "60",
+            "--report", reportPath,
+        ])
+        try process.run()
+        Thread.sleep(forTimeInterval: 1.5)
+        let sent = Date()
+        kill(process.processIdentifier, SIGINT)
+        #expect(FeedsimProcess.wait(seconds: 30) { !process.isRunning }, "load ended after SIGINT")
+        if process.isRunning { process.terminate() }
+        process.waitUntilExit()
+        let outcome = FeedsimProcess.outcome(process, outPath, errPath)
+        #expect(Date().timeIntervalSince(sent) < 20, "the running sessions ended promptly")
+        #expect(outcome.status == 130 && !outcome.signalled, "\(outcome.stderr)")
+        #expect(outcome.stdout.contains("(stopped early by SIGINT)"), "\(outcome.stdout)")
+        #expect(outcome.stdout.contains("sessions: 2 started, 0 completed, 2 interrupted"), "\(outcome.stdout)")
+        #expect(outcome.stderrLines.last == "feedsim load: interrupted by SIGINT: the summary and report cover the run so far", "\(outcome.stderr)")
+        let report = try json(try String(contentsOfFile: reportPath, encoding: .utf8))
+        #expect(report["stopped_early"] as? Bool == true)
+    }
+
+    /// Sweep on SIGINT: no new replay starts, the running one finishes, stderr says how many
+    /// combinations finished, and no output file is written (half a sweep is no frontier).
+    @Test func sigintDuringSweepSaysHowManyCombinationsFinishedAndWritesNothing() throws {
+        let db = try seeded()
+        let trace = path("long.jsonl")
+        let synth = try feedsim.run(["trace", "synth", "--model", "flinger", "--duration", "60", "--seed", "1", "-o", trace])
+        #expect(synth.status == 0, "\(synth.stderr)")
+        let csv = path("sweep.csv")
+        let sizes = (1...40).map { String(10 + $0) }.joined(separator: ",")
+        let (process, outPath, errPath) = try feedsim.prepare([
+            "sweep", "--db", db, "--trace", trace, "--vary", "page-size=" + sizes, "--jobs", "1", "--csv", csv,
+        ])
+        try process.run()
+        Thread.sleep(forTimeInterval: 3)
+        kill(process.processIdentifier, SIGINT)
+        #expect(FeedsimProcess.wait(seconds: 60) { !process.isRunning }, "sweep ended after SIGINT")
+        if process.isRunning { process.terminate() }
+        process.waitUntilExit()
+        let outcome = FeedsimProcess.outcome(process, outPath, errPath)
+        #expect(outcome.status == 130 && !outcome.signalled, "\(outcome.stderr)")
+        let line = try #require(outcome.stderrLines.last, "\(outcome.stderr)")
+        #expect(line.hasPrefix("feedsim sweep: interrupted by SIGINT: "), "\(line)")
+        #expect(line.hasSuffix(" of 40 combinations finished; no output was written"), "\(line)")
+        let finished = Int(line.dropFirst("feedsim sweep: interrupted by SIGINT: ".count).prefix { $0.isNumber }) ?? -1
+        #expect((0..<40).contains(finished), "\(line)")
+        #expect(!FileManager.default.fileExists(atPath: csv))
+        #expect(outcome.stdout.isEmpty)
+    }
+
+    /// Replay opens the database read-only: its interruption says what is true.
+    @Test func sigintDuringReplaySaysTheDatabaseWasNotChanged() throws {
+        let db = try seeded()
+        let trace = path("day.jsonl")
+        let synth = try feedsim.run(["trace", "synth", "--model", "flinger", "--duration", "7200", "--seed", "1", "-o", trace])
+        #expect(synth.status == 0, "\(synth.stderr)")
+        let (process, outPath, errPath) = try feedsim.prepare(["replay", "--db", db, "--trace", trace, "--json"])
+        try process.run()
+        Thread.sleep(forTimeInterval: 1.0)
+        kill(process.processIdentifier, SIGINT)
+        process.waitUntilExit()
+        let outcome = FeedsimProcess.outcome(process, outPath, errPath)
+        #expect(outcome.status == 130, "\(outcome.stderr)")
+        #expect(
+            outcome.stderrLines == [
+                "feedsim replay: interrupted by SIGINT: the replay stopped before the trace's end; "
+                    + "the database was not changed and no output was written"
+            ], "\(outcome.stderr)")
+    }
+
+    // MARK: 7. Messages
+
+    @Test func aPaginationLoadWithoutWritersSaysSoInTheSummaryInTheSingular() throws {
+        let db = try seeded()
+        let outcome = try feedsim.run([
+            "load", "--db", db, "--session", "pagination", "--page-budget", "3", "--iterations", "1", "--sessions", "1",
+            "--workers", "1", "--time-scale", "max",
+        ])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(outcome.stdout.contains("closed, 1 session, time scale max"), "\(outcome.stdout)")
+        #expect(outcome.stdout.contains(", 1 worker, 0 writers, seed 1"), "\(outcome.stdout)")
+        #expect(outcome.stdout.contains("\npagination: 3 pages, "), "\(outcome.stdout)")
+        #expect(!outcome.stdout.contains("\nreplay: "), "\(outcome.stdout)")
+        #expect(outcome.stdout.contains("\nwrites: no writers\n"), "\(outcome.stdout)")
+    }
+
+    @Test func versionPrintsTheVersionAndAnUnknownCommandSuggestsTheNearest() throws {
+        let version = try feedsim.run(["--version"])
+        #expect(version.status == 0)
+        #expect(version.stdout == "feedsim 0.3.0\n")
+        let typo = try feedsim.run(["sed", "--db", "x.sqlite"])
+        #expect(typo.status == 64)
+        #expect(typo.stderrLines == ["feedsim: unknown command 'sed' (did you mean 'seed'?)"])
+        let groupTypo = try feedsim.run(["bench", "replya"])
+        #expect(groupTypo.stderrLines == ["feedsim: unknown command 'bench replya' (did you mean 'bench replay'?)"])
+        let nothingNear = try feedsim.run(["xyzzyq"])
+        #expect(nothingNear.stderrLines == ["feedsim: unknown command 'xyzzyq' (see feedsim --help)"])
+    }
+}
+
+extension PostgresCommandLineTests {
+    /// `load --source … --truth-db postgresql://…` opens the database behind the API as `--db`
+    /// would (FeedDatabase's migrations, the feed checked): the run checks skipped items against it
+    /// and finds none, as `serve` over the same database answers only what it holds.
+    @Test func loadTakesAPostgreSQLTruthDatabaseBehindItsSourceOnPostgreSQL() throws {
+        let binary = try #require(ProcessDeterminismTests.binary)
+        let (schema, uri) = try Self.freshSchema()
+        defer { Self.drop(schema) }
+        #expect(try feedsim(["seed", "--db", uri, "--preset", "mixed", "--count", "300", "--seed", "9"]).status == 0)
+        let server = try ChildProcess(binary.path, ["serve", "--db", uri, "--listen", "127.0.0.1:0", "--threads", "2"])
+        defer {
+            server.send(SIGTERM)
+            _ = server.wait()
+        }
+        let line = try #require(server.waitForLine(startingWith: "feedsim serve: listening on"), "\(server.standardError)")
+        let port = try #require(line.components(separatedBy: "http://127.0.0.1:").last?.prefix { $0.isNumber })
+        let load = try feedsim([
+            "load", "--source", "http://127.0.0.1:\(port)", "--truth-db", uri, "--session", "pagination",
+            "--page-budget", "20", "--iterations", "2", "--sessions", "2", "--workers", "2", "--time-scale", "max", "--json",
+        ])
+        #expect(load.status == 0, "\(load.stderr)")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(load.stdout.utf8)) as? [String: Any], "\(load.stdout)")
+        let source = try #require(report["source"] as? [String: Any], "\(report)")
+        #expect(source["skips_checked"] as? Bool == true)
+        #expect((source["problems"] as? [String: Any])?.isEmpty == true, "\(source)")
+        // 300 items in pages of 20: each session reads all 15 pages (the 16th request finds the end).
+        let consistency = try #require(report["consistency"] as? [String: Any])
+        #expect(consistency["skips"] as? Int == 0 && consistency["duplicates"] as? Int == 0)
+        #expect(report["items"] as? Int == 600, "\(report["items"] ?? "")")
+        // A truth database that is not there is still one line, exit 1.
+        let missing = try feedsim([
+            "load", "--source", "http://127.0.0.1:\(port)", "--truth-db", directory.appendingPathComponent("none.sqlite").path,
+            "--iterations", "1", "--time-scale", "max",
+        ])
+        #expect(missing.status == 1 && missing.stderr.contains("no such file"), "\(missing.stderr)")
+    }
+}
