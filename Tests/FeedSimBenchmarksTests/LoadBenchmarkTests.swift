@@ -8,7 +8,7 @@ import Testing
 @Suite struct LoadBenchmarkTests {
     @Test func theHeadlineReusesUnchangedSpansAndTheSecondMeasureReadsEveryOne() throws {
         let report = try LoadBenchmark.run(
-            count: 2_000, threads: 2, seconds: 0.05, rounds: 1, pageSize: 10, pagesPerSession: 5)
+            count: 2_000, threads: 2, seconds: 0.3, rounds: 1, pageSize: 10, pagesPerSession: 5)
         let pagination = report.pagination
         #expect(pagination.load.map(\.threads) == [1, 2] && pagination.raw.map(\.threads) == [1, 2])
         #expect(pagination.load[0].pages > 0 && pagination.raw[0].pages > 0)
