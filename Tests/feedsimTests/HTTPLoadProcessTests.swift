@@ -64,6 +64,32 @@ import Testing
         #expect(served.contains("500") && served.contains("200"))
     }
 
+    @Test func sigintDuringAReplayOverAnAPIExits130AndSaysNothingWasSent() throws {
+        let db = path("feed.sqlite")
+        #expect(try process.run(["seed", "--db", db, "--count", "2000", "--seed", "3"]).status == 0)
+        let trace = path("day.jsonl")
+        let synth = try process.run(["trace", "synth", "--model", "flinger", "--duration", "7200", "--seed", "1", "-o", trace])
+        #expect(synth.status == 0, "\(synth.stderr)")
+        let (server, origin) = try serve(["--db", db])
+        defer {
+            server.send(SIGTERM)
+            _ = server.wait()
+        }
+        let (replay, outPath, errPath) = try process.prepare(["replay", "--source", origin, "--trace", trace, "--json"])
+        try replay.run()
+        Thread.sleep(forTimeInterval: 1.0)
+        kill(replay.processIdentifier, SIGINT)
+        replay.waitUntilExit()
+        let outcome = FeedsimProcess.outcome(replay, outPath, errPath)
+        #expect(outcome.status == 130, "\(outcome.stderr)")
+        #expect(
+            outcome.stderrLines == [
+                "feedsim replay: interrupted by SIGINT: the replay stopped before the trace's end; "
+                    + "nothing was sent to the API's insert endpoint and no output was written"
+            ], "\(outcome.stderr)")
+        #expect(outcome.stdout.isEmpty)
+    }
+
     @Test func sixtyFourSessionsAndTwoWritersRunToTheEndWithOnlyTheInjectedServerErrors() throws {
         let db = path("feed.sqlite")
         #expect(try process.run(["seed", "--db", db, "--preset", "photos", "--count", "3000", "--seed", "3"]).status == 0)

@@ -52,9 +52,16 @@ let replayCommand = Command(
         let preset = try namedPreset(arguments.value("--insert-preset") ?? "mixed", option: "--insert-preset")
         let recording = ReportOutputs.recording(for: trace, arguments: arguments)
         if let http = try SourceOptions.backend(arguments, feed: arguments.value("--feed") ?? "home") {
-            let result = try ReplaySession.run(
-                trace: trace, backend: http, layout: layout, options: options, insertPreset: preset,
-                keepInserts: keepInserts, shouldStop: Interruption.shared.shouldStop, recorder: recording)
+            let result: ReplayResult
+            do {
+                result = try ReplaySession.run(
+                    trace: trace, backend: http, layout: layout, options: options, insertPreset: preset,
+                    keepInserts: keepInserts, shouldStop: Interruption.shared.shouldStop, recorder: recording)
+            } catch ReplayError.interrupted {
+                // Exit 130. The trace's inserts are POSTed only at the end with --keep-inserts.
+                throw InterruptedCommand(
+                    outcome: "the replay stopped before the trace's end; nothing was sent to the API's insert endpoint and no output was written")
+            }
             try writeReplayOutputs(result, arguments: arguments)
             try writeReportOutputs(result, recording: recording, tracePath: tracePath, arguments: arguments)
             printError(SourceOptions.auditText(http))
