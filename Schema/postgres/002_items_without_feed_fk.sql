@@ -2,7 +2,7 @@
 -- Applied by FeedPostgres's migrator inside one transaction that also records version 2.
 --
 -- Why: the foreign key's check runs once per inserted row (PostgreSQL's RI trigger, a
--- SELECT ... FOR KEY SHARE on the feed's row), more than half of the server's time in a COPY
+-- SELECT ... FOR KEY SHARE on the feed's row), about 40 percent of the server's CPU in a COPY
 -- seed, and it holds a key-share lock on the feed's row for the whole seed. Citus cannot keep
 -- a foreign key from a distributed items table to a feeds table that is not a reference table
 -- either. What the key gave, FeedSim keeps itself (docs/postgres.md, "Items and their feed"):
