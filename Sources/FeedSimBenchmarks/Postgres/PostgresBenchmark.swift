@@ -140,8 +140,6 @@ public enum PostgresBenchmark {
                     path: store.database, reason: "benchmark row fetches disagree: API \(apiRows), raw \(rawRows)")
             }
         }
-        let perPage = 1e6 / Double(pages)
-        let perBatch = 1e6 / Double(batches.count)
         var clientMeasures: [Measure] = []
         if let clients {
             let newest = try backend.newest(limit: 1).items.first?.publishedAt ?? 0
@@ -175,17 +173,9 @@ public enum PostgresBenchmark {
         return Report(
             items: count, pageSize: pageSize, batchSize: batchSize, database: store.database,
             serverVersion: PostgresStoreError.versionText(store.serverVersion),
-            measures: [
-                Measure(
-                    name: "seed (COPY)", unit: "rows/s", api: Double(count) / apiSeed, raw: Double(count) / rawSeed,
-                    ratio: apiSeed / rawSeed),
-                Measure(
-                    name: "walk after", unit: "µs/page", api: walkAPI * perPage, raw: walkRaw * perPage,
-                    ratio: walkAPI / walkRaw),
-                Measure(
-                    name: "rows by id", unit: "µs/batch", api: rowsAPI * perBatch, raw: rowsRaw * perBatch,
-                    ratio: rowsAPI / rowsRaw),
-            ] + clientMeasures)
+            measures: Measure.storeRows(
+                seedName: "seed (COPY)", count: count, seed: (apiSeed, rawSeed), pages: pages, walk: (walkAPI, walkRaw),
+                batches: batches.count, rows: (rowsAPI, rowsRaw)) + clientMeasures)
     }
 
     static func walk(_ backend: PostgresFeedBackend, limit: Int) throws -> (pages: Int, items: Int) {

@@ -26,6 +26,28 @@ public enum StoreBenchmark {
         public var raw: Double
         /// API time ÷ raw time (> 1: the API is slower). Target ≤ 1.25.
         public var ratio: Double
+
+        /// The three rows both store benchmarks (SQLite and PostgreSQL) print, from their best
+        /// wall times in seconds: seeding `count` items, walking `pages` pages, fetching `batches`
+        /// row batches.
+        static func storeRows(
+            seedName: String, count: Int, seed: (api: Double, raw: Double), pages: Int,
+            walk: (api: Double, raw: Double), batches: Int, rows: (api: Double, raw: Double)
+        ) -> [Measure] {
+            let perPage = 1e6 / Double(pages)
+            let perBatch = 1e6 / Double(batches)
+            return [
+                Measure(
+                    name: seedName, unit: "rows/s", api: Double(count) / seed.api, raw: Double(count) / seed.raw,
+                    ratio: seed.api / seed.raw),
+                Measure(
+                    name: "walk after", unit: "µs/page", api: walk.api * perPage, raw: walk.raw * perPage,
+                    ratio: walk.api / walk.raw),
+                Measure(
+                    name: "rows by id", unit: "µs/batch", api: rows.api * perBatch, raw: rows.raw * perBatch,
+                    ratio: rows.api / rows.raw),
+            ]
+        }
     }
 
     public struct Report: Codable, Hashable, Sendable {
@@ -137,21 +159,11 @@ public enum StoreBenchmark {
                     path: directory.path, reason: "benchmark row fetches disagree: API \(apiRows), raw \(rawRows)")
             }
         }
-        let perPage = 1e6 / Double(pages)
-        let perBatch = 1e6 / Double(batches.count)
         return Report(
             items: count, pageSize: pageSize, batchSize: batchSize,
-            measures: [
-                Measure(
-                    name: "seed", unit: "rows/s", api: Double(count) / apiSeed, raw: Double(count) / rawSeed,
-                    ratio: apiSeed / rawSeed),
-                Measure(
-                    name: "walk after", unit: "µs/page", api: walkAPI * perPage, raw: walkRaw * perPage,
-                    ratio: walkAPI / walkRaw),
-                Measure(
-                    name: "rows by id", unit: "µs/batch", api: rowsAPI * perBatch, raw: rowsRaw * perBatch,
-                    ratio: rowsAPI / rowsRaw),
-            ])
+            measures: Measure.storeRows(
+                seedName: "seed", count: count, seed: (apiSeed, rawSeed), pages: pages, walk: (walkAPI, walkRaw),
+                batches: batches.count, rows: (rowsAPI, rowsRaw)))
     }
 
     static func walk(_ pages: FeedPageSource, limit: Int) throws -> (Int, Int) {
