@@ -49,7 +49,7 @@ import FeedModel
 ///   the maximum, whole pages at the other end are dropped if they lie beyond the viewport plus the
 ///   prefetch distance and that direction is not loading; that direction becomes loadable again.
 ///
-/// The state is one private enum in swift-nio's shape (``State``, drawn in FeedController+Lanes.swift):
+/// The state is one private enum in swift-nio's shape (`State`, drawn in FeedController+Lanes.swift):
 /// each case carries only what that stage needs, so a bottom load before Init, an Init of a running
 /// controller, or a page waiting for its extent check while the viewport is trusted cannot be
 /// represented. Handlers that work on a running controller receive its payload `inout` while the
