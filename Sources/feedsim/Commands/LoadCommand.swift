@@ -215,7 +215,8 @@ enum LoadCommandSupport {
             writers: try arguments.int("--writers") ?? 0,
             writeRate: try arguments.double("--write-rate") ?? 10,
             writeBatch: try arguments.int("--write-batch") ?? 1,
-            writerPreset: arguments.value("--writer-preset") ?? "mixed", seed: try ReplayOptionsParsing.seed(arguments),
+            writerPreset: try namedPreset(arguments.value("--writer-preset") ?? "mixed", option: "--writer-preset").name,
+            seed: try ReplayOptionsParsing.seed(arguments),
             keepWrites: arguments.flag("--keep-writes"))
         configuration.writeMix = writeMix
         configuration.iterations = try arguments.int("--iterations")
