@@ -33,7 +33,9 @@ extension FeedController {
                 stall = current
                 return
             }
-            if let stalledAt = stall, moved(from: stalledAt, to: current) || current.contentLength > stalledAt.contentLength {
+            if let stalledAt = stall,
+                moved(from: stalledAt, to: current) || current.contentLength > stalledAt.contentLength
+            {
                 stall = nil
             }
         }

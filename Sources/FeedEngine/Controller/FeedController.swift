@@ -9,13 +9,14 @@ import FeedModel
 /// ``SplitMix64`` seeded by ``RetryPolicy/seed``).
 ///
 /// ```
-///               start ─► top: loading(Init) ─page─► list, top: endReached, bottom: idle|endReached
-///  pull ≥ threshold ─► generation += 1, top: loading(Refresh)
+///  notStarted ─start─► initializing(Init in flight) ─page─► running(list, top: endReached,
+///                                                              bottom: idle|endReached)
+///  running, pull ≥ threshold ─► generation += 1, top: active(Refresh)
 ///                          ├─ newest page reaches the first item ─► prepend the new ones (merge)
-///                          └─ gap ─► loading(gapFill) × ≤ maxGapPages ─┬─ closed ─► prepend all
-///                                                                       └─ not ─► replace, generation += 1
-///  viewport within prefetch distance of the end ─► bottom: loading(More) ─page─► append
-///  failure ─► failed(retryAt) ─tick─► loading(attempt + 1) … ─► failed(retryAt: nil) until a user trigger
+///                          └─ gap ─► active(gapFill) × ≤ maxGapPages ─┬─ closed ─► prepend all
+///                                                                      └─ not ─► replace, generation += 1
+///  running, viewport within prefetch distance of the end ─► bottom: active(More) ─page─► append
+///  failure ─► waitingToRetry(retryAt) ─tick─► inFlight(attempt + 1) … ─► gaveUp until a user trigger
 /// ```
 ///
 /// Rules:
@@ -183,7 +184,8 @@ public struct FeedController: Sendable {
         switch state {
         case .notStarted: return 0
         case .initializing(let attempt, _): return attempt.request == nil ? 0 : 1
-        case .running(let running): return (running.top.request == nil ? 0 : 1) + (running.bottom.request == nil ? 0 : 1)
+        case .running(let running):
+            return (running.top.request == nil ? 0 : 1) + (running.bottom.request == nil ? 0 : 1)
         case .modifying: preconditionFailure("requests counted while a handler holds the state")
         }
     }
@@ -331,7 +333,9 @@ extension FeedController {
                 controller.state = .initializing(controller.issueInitial(attempt: attempt + 1), viewport)
             case .running:
                 controller.modifyRunning { controller, running in
-                    if case .active(.waitingToRetry(let load, let attempt, let retryAt, _)) = running.top, retryAt <= now {
+                    if case .active(.waitingToRetry(let load, let attempt, let retryAt, _)) = running.top,
+                        retryAt <= now
+                    {
                         controller.counters.retries += 1
                         controller.issue(load, attempt: attempt + 1, in: &running)
                     }

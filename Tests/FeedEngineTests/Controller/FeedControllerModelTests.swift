@@ -1,7 +1,8 @@
-@testable import FeedEngine
 import FeedLayout
 import FeedModel
 import Testing
+
+@testable import FeedEngine
 
 /// Random event sequences (fixed seeds) against a small reference model of the controller's request
 /// rules, written from DESIGN.md's invariants rather than from the controller's code:
@@ -81,7 +82,9 @@ import Testing
                         sourceLocation: sourceLocation)
                     #expect(request.generation == model.generation, sourceLocation: sourceLocation)
                     if !model.initAnswered {
-                        #expect(request.kind == .initial, "\(request.kind) before Init answered", sourceLocation: sourceLocation)
+                        #expect(
+                            request.kind == .initial, "\(request.kind) before Init answered",
+                            sourceLocation: sourceLocation)
                     }
                     model.owned[request.direction] = request
                     model.outstanding.append(request)
@@ -105,18 +108,23 @@ import Testing
                     break
                 }
             }
-            #expect(controller.invariantViolation == nil, "\(controller.invariantViolation ?? "")", sourceLocation: sourceLocation)
+            #expect(
+                controller.invariantViolation == nil, "\(controller.invariantViolation ?? "")",
+                sourceLocation: sourceLocation)
             #expect(controller.generation == model.generation, sourceLocation: sourceLocation)
             #expect(controller.items == mirror, sourceLocation: sourceLocation)
             #expect(controller.inFlightCount == model.outstanding.count, sourceLocation: sourceLocation)
             if !model.initAnswered {
                 #expect(controller.loadState(.bottom) == .idle, sourceLocation: sourceLocation)
             }
-            if applied { try perform(controller.viewportChanged(currentViewport(), now: now), sourceLocation: sourceLocation) }
+            if applied {
+                try perform(controller.viewportChanged(currentViewport(), now: now), sourceLocation: sourceLocation)
+            }
         }
 
         /// Delivers an answer (a page, or a failure) to `request` and checks that it is taken or dropped as the model says.
-        mutating func answer(_ request: Request, fails: Bool, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        mutating func answer(_ request: Request, fails: Bool, sourceLocation: SourceLocation = #_sourceLocation) throws
+        {
             let takes = model.takes(request)
             if let index = model.outstanding.firstIndex(of: request) { model.outstanding.remove(at: index) }
             if model.owned[request.direction]?.id == request.id { model.owned[request.direction] = nil }
@@ -126,7 +134,10 @@ import Testing
                 ? controller.pageFailed(request, error: "injected", now: now)
                 : controller.pageArrived(request, page: try request.run(on: feed), now: now)
             let droppedIt = actions.contains(.dropStale(request))
-            #expect(droppedIt == !takes, "answer \(request.id) (\(request.kind), generation \(request.generation)): dropped \(droppedIt), model says \(takes ? "take" : "drop")", sourceLocation: sourceLocation)
+            #expect(
+                droppedIt == !takes,
+                "answer \(request.id) (\(request.kind), generation \(request.generation)): dropped \(droppedIt), model says \(takes ? "take" : "drop")",
+                sourceLocation: sourceLocation)
             if takes {
                 taken += 1
                 if fails { #expect(controller.counters.failures == failuresBefore + 1, sourceLocation: sourceLocation) }
@@ -164,7 +175,9 @@ import Testing
                     acceptedPulls += 1
                 }
                 let actions = controller.pullReleased(distance: distance, now: now)
-                let refreshFetches = actions.filter { if case .fetch(let r) = $0 { return r.kind == .refresh } else { return false } }
+                let refreshFetches = actions.filter {
+                    if case .fetch(let r) = $0 { return r.kind == .refresh } else { return false }
+                }
                 #expect(refreshFetches.count == (refreshes ? 1 : 0), "pull \(distance) pt: \(actions)")
                 try perform(actions)
             case 74..<80:
@@ -213,7 +226,9 @@ import Testing
         #expect(second.kind == .initial && second.attempt == 1 && second.generation == 0)
         #expect(controller.generation == 0)
         // The first attempt's answer is no longer the top's request: dropped.
-        #expect(controller.pageArrived(first, page: Page(items: [], hasMoreBefore: false, hasMoreAfter: false), now: 11) == [.dropStale(first)])
+        #expect(
+            controller.pageArrived(first, page: Page(items: [], hasMoreBefore: false, hasMoreAfter: false), now: 11)
+                == [.dropStale(first)])
         // A tick past the old retry time does nothing: the waiting attempt was replaced.
         #expect(controller.tick(now: 200) == [])
         #expect(controller.invariantViolation == nil)
