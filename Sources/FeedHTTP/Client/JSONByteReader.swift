@@ -12,7 +12,7 @@
 struct JSONByteReader {
     let bytes: UnsafeBufferPointer<UInt8>
     /// Offset of the next byte to read.
-    private(set) var index = 0
+    fileprivate(set) var index = 0
     /// The bytes of the last escaped string read, kept for the next (one buffer per reader).
     private var unescaped: [UInt8] = []
     /// Arrays and objects nested deeper than this are an error (no recursion without end).
@@ -196,7 +196,7 @@ struct JSONByteReader {
 
     /// Checks a string's escapes and consumes it. - Returns: the offsets of its contents (without
     /// the quotes) and what they hold.
-    private mutating func scanString() throws -> (Int, Int, StringForm) {
+    fileprivate mutating func scanString() throws -> (Int, Int, StringForm) {
         try expect(UInt8(ascii: "\""))
         let start = index
         var form = StringForm.ascii
@@ -278,7 +278,7 @@ struct JSONByteReader {
                 return
             }
             repeat {
-                _ = try scanString()
+                try skipString()
                 try expect(UInt8(ascii: ":"))
                 try skipValue(depth: depth + 1)
             } while try next(close: UInt8(ascii: "}"))
@@ -289,23 +289,30 @@ struct JSONByteReader {
                 return
             }
             repeat { try skipValue(depth: depth + 1) } while try next(close: UInt8(ascii: "]"))
-        case UInt8(ascii: "\""):
-            let (start, end, form) = try scanString()
-            // Only the UTF-8 needs checking still (escapes were checked by the scan).
-            switch form {
-            case .ascii: break
-            case .plain:
-                guard String(validating: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self) != nil else {
-                    throw JSONScanError(offset: start, reason: "the string is not valid UTF-8")
-                }
-            case .escaped:
-                index = start - 1
-                _ = try readString()
-            }
+        case UInt8(ascii: "\""): try skipString()
         case UInt8(ascii: "t"), UInt8(ascii: "f"): _ = try readBool()
         case UInt8(ascii: "n"):
             guard readNull() else { throw error("expected null") }
         default: _ = try readNumber()
+        }
+    }
+}
+
+extension JSONByteReader {
+    /// Checks a string (a value or a key) as ``readString()`` does and consumes it, building a
+    /// String only when it has escapes.
+    mutating func skipString() throws {
+        let (start, end, form) = try scanString()
+        switch form {
+        case .ascii: break
+        case .plain:
+            guard String(validating: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self) != nil else {
+                throw JSONScanError(offset: start, reason: "the string is not valid UTF-8")
+            }
+        case .escaped:
+            // Escapes were checked by the scan; surrogates and the UTF-8 they make are checked here.
+            index = start - 1
+            _ = try readString()
         }
     }
 }
