@@ -50,5 +50,10 @@ import Testing
         #expect(report.feedsim.errors == 0, "every page FeedSim's sessions read was in order and complete")
         #expect(report.wrk.errors == 0)
         #expect(abs(report.ratio - report.feedsim.requestsPerSecond / report.wrk.requestsPerSecond) < 1e-12)
+        // Both sides' CPU: the client's and the server's threads while that side ran.
+        for side in [report.feedsim, report.wrk] {
+            #expect((side.clientCPUSeconds ?? 0) > 0 && (side.serverCPUSeconds ?? 0) > 0, "\(side)")
+            #expect((side.serverCPUSeconds ?? 0) < side.seconds * 2.5, "2 server threads cannot use more than 2 cores")
+        }
     }
 }

@@ -27,6 +27,21 @@ public enum HTTPBenchmark {
         public var seconds: Double
         public var requestsPerSecond: Double
         public var errors: Int
+        /// On-CPU seconds of the side's client (FeedSim's load workers, or the wrk process), when measured.
+        public var clientCPUSeconds: Double?
+        /// On-CPU seconds of `feedsim serve`'s worker threads while this side ran, when measured:
+        /// on a machine the client and the server share, both costs bound the requests/s.
+        public var serverCPUSeconds: Double?
+
+        /// Client CPU microseconds per request, when measured.
+        public var clientMicrosecondsPerRequest: Double? {
+            clientCPUSeconds.map { requests > 0 ? $0 * 1e6 / Double(requests) : 0 }
+        }
+
+        /// Server CPU microseconds per request, when measured.
+        public var serverMicrosecondsPerRequest: Double? {
+            serverCPUSeconds.map { requests > 0 ? $0 * 1e6 / Double(requests) : 0 }
+        }
 
         public init(requests: Int, seconds: Double, requestsPerSecond: Double, errors: Int) {
             self.requests = requests

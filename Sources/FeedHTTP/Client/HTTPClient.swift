@@ -6,16 +6,57 @@ import Synchronization
 public struct HTTPExchange: Sendable {
     public var url: String
     public var status: Int
-    /// Response headers, names lowercased, values in arrival order.
-    public var headers: [String: [String]]
     public var body: [UInt8]
     /// Wall time of the request from its start to the last byte, milliseconds (monotonic clock).
     public var elapsedMs: Double
     /// `"1.1"`, `"2"`, `"3"`.
     public var httpVersion: String
+    /// The final response's header lines as received (`Name: value\r\n` each), parsed only when
+    /// ``headers`` is read: a page walk reads none of serve's headers, and building a dictionary
+    /// of Strings for every answer was about a tenth of a load worker's CPU (`feedsim bench http`).
+    private var headerLines: [UInt8]
+    private var givenHeaders: [String: [String]]?
+
+    /// Response headers, names lowercased, values in arrival order.
+    /// - Complexity: O(header bytes) on each read.
+    public var headers: [String: [String]] {
+        get { givenHeaders ?? Self.parse(headerLines) }
+        set { givenHeaders = newValue }
+    }
+
+    public init(url: String, status: Int, headers: [String: [String]], body: [UInt8], elapsedMs: Double, httpVersion: String) {
+        self.init(url: url, status: status, headerLines: [], body: body, elapsedMs: elapsedMs, httpVersion: httpVersion)
+        givenHeaders = headers
+    }
+
+    init(url: String, status: Int, headerLines: [UInt8], body: [UInt8], elapsedMs: Double, httpVersion: String) {
+        self.url = url
+        self.status = status
+        self.headerLines = headerLines
+        self.body = body
+        self.elapsedMs = elapsedMs
+        self.httpVersion = httpVersion
+    }
 
     /// The first value of header `name` (any case).
     public func header(_ name: String) -> String? { headers[name.lowercased()]?.first }
+
+    /// `Name: value` lines (CRLF or LF ends) as a dictionary: names lowercased, values trimmed of
+    /// spaces and tabs, repeated names in order; a line without a colon is skipped.
+    static func parse(_ lines: [UInt8]) -> [String: [String]] {
+        var headers: [String: [String]] = [:]
+        func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0D || byte == 0x0A }
+        for line in lines.split(separator: 0x0A) {
+            guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else { continue }
+            var first = colon + 1
+            var last = line.endIndex
+            while first < last, isSpace(line[first]) { first += 1 }
+            while last > first, isSpace(line[last - 1]) { last -= 1 }
+            let name = String(decoding: line[..<colon].lazy.map { $0 >= 0x41 && $0 <= 0x5A ? $0 + 0x20 : $0 }, as: UTF8.self)
+            headers[name, default: []].append(String(decoding: line[first..<last], as: UTF8.self))
+        }
+        return headers
+    }
 }
 
 /// A request that got no HTTP answer: timed out, refused, reset.
@@ -115,7 +156,8 @@ public final class HTTPClient {
     /// Collects the body and headers libcurl hands over.
     final class Sink {
         var body: [UInt8] = []
-        var headers: [String: [String]] = [:]
+        /// The header lines of the last response started (``HTTPExchange/headers`` parses them).
+        var headerLines: [UInt8] = []
     }
 
     private func perform(method: String, url: String, body: [UInt8]?, contentType: String?) throws -> HTTPExchange {
@@ -272,7 +314,7 @@ public final class HTTPTransfer: @unchecked Sendable {  // the sink and handle a
         default: versionText = "1.1"
         }
         return HTTPExchange(
-            url: url, status: status, headers: sink.headers, body: sink.body, elapsedMs: elapsed,
+            url: url, status: status, headerLines: sink.headerLines, body: sink.body, elapsedMs: elapsed,
             httpVersion: versionText)
     }
 }
@@ -294,27 +336,19 @@ private let feedSimCurlWrite: feedsim_curl_write_callback = { data, size, count,
     return length
 }
 
-/// One header line per call (`Name: value\r\n`); a new status line (after a redirect or a
-/// `100 Continue`) starts the set again.
+/// One header line per call (`Name: value\r\n`), kept as bytes; a new status line (after a
+/// redirect or a `100 Continue`) starts the set again.
 private let feedSimCurlHeader: feedsim_curl_write_callback = { data, size, count, context in
     guard let data, let context else { return 0 }
     let sink = Unmanaged<HTTPClient.Sink>.fromOpaque(context).takeUnretainedValue()
     let length = size * count
-    // Bytes, not Foundation: this runs for every header line of every answer.
     data.withMemoryRebound(to: UInt8.self, capacity: length) { start in
         let bytes = UnsafeBufferPointer(start: start, count: length)
         if bytes.starts(with: "HTTP/".utf8) {
-            sink.headers = [:]
+            sink.headerLines.removeAll(keepingCapacity: true)
             return
         }
-        guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")) else { return }
-        func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0D || byte == 0x0A }
-        var first = colon + 1
-        var last = bytes.endIndex
-        while first < last, isSpace(bytes[first]) { first += 1 }
-        while last > first, isSpace(bytes[last - 1]) { last -= 1 }
-        let name = String(decoding: bytes[..<colon].lazy.map { $0 >= 0x41 && $0 <= 0x5A ? $0 + 0x20 : $0 }, as: UTF8.self)
-        sink.headers[name, default: []].append(String(decoding: bytes[first..<last], as: UTF8.self))
+        sink.headerLines.append(contentsOf: bytes)
     }
     return length
 }

@@ -306,7 +306,7 @@ public final class HTTPFeedBackend: FeedBackend {
     /// general tree (which reports what is wrong with the body).
     /// - Throws: ``HTTPSourceError`` (malformed JSON, no items array).
     private func pageBody(_ exchange: HTTPExchange) throws -> PageBody {
-        if servePages, let page = try? Self.withData(exchange.body, { try decoder.decode(ServePageBody.self, from: $0) }) {
+        if servePages, let page = try? ServePageBody.scan(exchange.body, rowFields: convention.rows == nil) {
             serveShapeReads += 1
             return .serve(page)
         }

@@ -29,41 +29,57 @@ extension FeedAPI {
                 page = try backend.newest(limit: limit)
             }
             let rows = try backend.rows(ids: page.items.map(\.id))
-            return .json(200, pageJSON(page, rows: rows.rows) + "\n")
+            return HTTPResponse(
+                status: 200, headers: [("Content-Type", "application/json; charset=utf-8")],
+                body: pageJSON(page, rows: rows.rows))
         } catch let error as HTTPResponseError {
             return error.response
         }
     }
 
-    /// The page as the API's JSON object; rows matched to items by id (an item whose row vanished
-    /// between the two reads gets empty texts).
-    static func pageJSON(_ page: Page, rows: [ItemRow]) -> String {
+    /// The page as the API's JSON object and a newline, UTF-8 (``JSONBytes``); rows matched to
+    /// items by id (an item whose row vanished between the two reads gets empty texts). Keys in
+    /// the order `docs/http-api.md` lists them.
+    /// - Complexity: O(bytes written).
+    static func pageJSON(_ page: Page, rows: [ItemRow]) -> [UInt8] {
         var byID: [Int64: ItemRow] = [:]
         byID.reserveCapacity(rows.count)
         for row in rows { byID[row.id] = row }
-        var text = "{\"items\":["
+        var json = JSONBytes(capacity: 256 + 320 * page.items.count)
+        json.raw("{\"items\":[")
         for (index, item) in page.items.enumerated() {
-            if index > 0 { text += "," }
+            if index > 0 { json.byte(UInt8(ascii: ",")) }
             let row = byID[item.id]
-            var object = JSONText.Object()
-            object.add("id", item.id)
-            object.add("published_at", item.publishedAt)
-            object.add("kind", item.kind)
-            object.add("width", item.width)
-            object.add("height", item.height)
-            object.add("title", row?.title ?? "")
-            object.add("author", row?.author ?? "")
-            object.add("image_url", "/v1/images/\(item.id).svg")
-            object.add("payload", row?.payload ?? "{}")
-            text += object.json
+            json.raw("{\"id\":")
+            json.integer(item.id)
+            json.raw(",\"published_at\":")
+            json.integer(item.publishedAt)
+            json.raw(",\"kind\":")
+            json.string(item.kind)
+            json.raw(",\"width\":")
+            json.number(item.width)
+            json.raw(",\"height\":")
+            json.number(item.height)
+            json.raw(",\"title\":")
+            json.string(row?.title ?? "")
+            json.raw(",\"author\":")
+            json.string(row?.author ?? "")
+            json.raw(",\"image_url\":\"/v1/images/")
+            json.integer(item.id)
+            json.raw(".svg\",\"payload\":")
+            json.string(row?.payload ?? "{}")
+            json.byte(UInt8(ascii: "}"))
         }
-        var tail = JSONText.Object()
-        tail.add("next_cursor", page.lastCursor?.text)
-        tail.add("prev_cursor", page.firstCursor?.text)
-        tail.add("has_more_after", page.hasMoreAfter)
-        tail.add("has_more_before", page.hasMoreBefore)
-        // Splice the tail's members after the items array.
-        return text + "]," + tail.json.dropFirst()
+        json.raw("],\"next_cursor\":")
+        if let next = page.lastCursor?.text { json.string(next) } else { json.raw("null") }
+        json.raw(",\"prev_cursor\":")
+        if let prev = page.firstCursor?.text { json.string(prev) } else { json.raw("null") }
+        json.raw(",\"has_more_after\":")
+        json.bool(page.hasMoreAfter)
+        json.raw(",\"has_more_before\":")
+        json.bool(page.hasMoreBefore)
+        json.raw("}\n")
+        return json.bytes
     }
 
     static func cursor(_ request: APIRequest, _ name: String) throws -> Cursor? {

@@ -104,12 +104,27 @@ public final class FeedServer: @unchecked Sendable {  // mutable state is behind
             usleep(2000)
         }
         MHD_stop_daemon(daemon)
+        catalogs.withLock { $0.removeAll() }  // their threads have ended (``workerCPUSeconds``)
         self.daemon = nil
         if listener >= 0 { close(listener) }
     }
 
     /// Requests received so far.
     public var requestsReceived: UInt64 { requestCount.load(ordering: .relaxed) }
+
+    /// On-CPU seconds (user + system) of the worker threads that have answered API requests so
+    /// far, read from each thread's CPU clock (`pthread_getcpuclockid`, `clock_gettime`): the
+    /// server's share of a machine it shares with its clients (`feedsim bench http`).
+    public var workerCPUSeconds: Double {
+        catalogs.withLock { slots in
+            slots.values.reduce(0.0) { total, slot in
+                var clock = clockid_t()
+                var time = timespec()
+                guard pthread_getcpuclockid(slot.thread, &clock) == 0, clock_gettime(clock, &time) == 0 else { return total }
+                return total + Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+            }
+        }
+    }
 
     // MARK: - Requests
 
@@ -276,13 +291,19 @@ public final class FeedServer: @unchecked Sendable {  // mutable state is behind
     /// One worker thread's catalog, used by that thread only.
     final class CatalogSlot: @unchecked Sendable {  // touched only by the thread whose id keys it
         let catalog: any FeedCatalog
-        init(_ catalog: any FeedCatalog) { self.catalog = catalog }
+        /// The worker thread (its CPU clock is read by ``workerCPUSeconds``; libmicrohttpd's pool
+        /// threads live until the daemon stops, and the slots with them).
+        let thread: pthread_t
+        init(_ catalog: any FeedCatalog, thread: pthread_t) {
+            self.catalog = catalog
+            self.thread = thread
+        }
     }
 
     private func catalogForThisThread() throws -> any FeedCatalog {
         let key = UInt(pthread_self())
         if let slot = catalogs.withLock({ $0[key] }) { return slot.catalog }
-        let slot = CatalogSlot(try openCatalog())
+        let slot = CatalogSlot(try openCatalog(), thread: pthread_self())
         catalogs.withLock { $0[key] = slot }
         return slot.catalog
     }

@@ -47,7 +47,11 @@ let benchHTTPCommand = Command(
         try HTTPBenchmark.wrkScript(paths: paths).write(toFile: script, atomically: true, encoding: .utf8)
         if standardErrorIsTerminal { printError("bench http: \(count) items, \(urls.count) page URLs; FeedSim sessions…") }
         let workers = min(connections, 2)  // as many threads as wrk's
-        let (feedsim, load) = try HTTPLoadSide.run(source: source, database: db, workers: workers, configuration: configuration)
+        let serverCPUAtStart = server.workerCPUSeconds
+        var (feedsim, load) = try HTTPLoadSide.run(source: source, database: db, workers: workers, configuration: configuration)
+        let serverCPUAfterFeedSim = server.workerCPUSeconds
+        feedsim.clientCPUSeconds = load.cpuSeconds
+        feedsim.serverCPUSeconds = serverCPUAfterFeedSim - serverCPUAtStart
         if standardErrorIsTerminal { printError("bench http: wrk…") }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: wrk)
@@ -64,9 +68,12 @@ let benchHTTPCommand = Command(
         getrusage(RUSAGE_CHILDREN.rawValue, &children)
         let wrkCPU = Double(children.ru_utime.tv_sec + children.ru_stime.tv_sec)
             + Double(children.ru_utime.tv_usec + children.ru_stime.tv_usec) / 1e6
-        guard let wrkSide = HTTPBenchmark.parseWrk(output) else {
+        let serverCPUAfterWrk = server.workerCPUSeconds
+        guard var wrkSide = HTTPBenchmark.parseWrk(output) else {
             throw CommandFailure("bench http: could not read wrk's output:\n\(output)")
         }
+        wrkSide.clientCPUSeconds = wrkCPU
+        wrkSide.serverCPUSeconds = serverCPUAfterWrk - serverCPUAfterFeedSim
         let report = HTTPBenchmark.Report(
             connections: connections, pageSize: configuration.pageSize, urls: urls.count, feedsim: feedsim, wrk: wrkSide)
         if arguments.flag("--json") {
@@ -89,9 +96,11 @@ let benchHTTPCommand = Command(
                     + "\(load.consistency.duplicates) duplicates, \(load.consistency.skips) skips against the served database); "
                     + "wrk: -t \(workers) -c \(connections)",
                 String(
-                    format: "CPU: feedsim's workers %.2f s (%.0f requests per CPU-second), wrk %.2f s (%.0f per CPU-second); load average %@",
-                    load.cpuSeconds, Double(feedsim.requests) / max(load.cpuSeconds, 1e-9), wrkCPU,
-                    Double(wrkSide.requests) / max(wrkCPU, 1e-9), loadAverage()),
+                    format: "CPU: feedsim's workers %.2f s (%.0f µs per request), serve meanwhile %.2f s (%.0f µs per request); "
+                        + "wrk %.2f s (%.0f µs per request), serve meanwhile %.2f s (%.0f µs per request); load average %@",
+                    load.cpuSeconds, feedsim.clientMicrosecondsPerRequest ?? 0, feedsim.serverCPUSeconds ?? 0,
+                    feedsim.serverMicrosecondsPerRequest ?? 0, wrkCPU, wrkSide.clientMicrosecondsPerRequest ?? 0,
+                    wrkSide.serverCPUSeconds ?? 0, wrkSide.serverMicrosecondsPerRequest ?? 0, loadAverage()),
             ].joined(separator: "\n"))
         return 0
     }
