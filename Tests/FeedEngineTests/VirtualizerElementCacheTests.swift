@@ -174,8 +174,13 @@ private final class UncachedLayout: CollectionLayout {
             #expect(v.liveSupplementaryViews == oracle.liveSupplementaryViews, "\(context)")
             #expect(v.preloadRangeItemIDs == oracle.preloadRangeItemIDs, "\(context)")
             #expect(v.pendingFetchIDs == oracle.pendingFetchIDs, "\(context)")
-            // Rows arrive for some fetches, the same ones on both sides.
+            // Rows arrive for some fetches, the same ones on both sides; a few fetches fail.
             for fetchID in v.pendingFetchIDs where rng.next() % 3 == 0 {
+                if rng.next() % 8 == 0 {
+                    v.rowsFailed(fetchID: fetchID)
+                    oracle.rowsFailed(fetchID: fetchID)
+                    continue
+                }
                 let ids = v.fetches[fetchID]!.itemIDs
                 let batch = RowBatch(rows: ids.map(virtualizerTestRow), missing: [])
                 #expect(v.rowsArrived(fetchID: fetchID, batch: batch) == oracle.rowsArrived(fetchID: fetchID, batch: batch))
