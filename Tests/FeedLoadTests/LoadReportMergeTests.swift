@@ -100,6 +100,73 @@ import Testing
         #expect(merged.settings.segment == nil && merged.settings.workers == 6 && merged.settings.iterations == 30)
     }
 
+    /// A cumulative snapshot at `seconds`: `pages` pages, an `after` query per entry of `afterMs`,
+    /// one finished replay per entry of `blank` (with the same entry of `ttfcMs`), `started` sessions.
+    static func snapshot(
+        _ seconds: Double, started: Int, pages: Int, afterMs: [UInt64], blank: [Double], ttfcMs: [Double]
+    ) -> TimelineSampler.Sample {
+        var metrics = LoadMetrics()
+        metrics.pages = pages
+        for ms in afterMs { metrics.record(.after, nanoseconds: ms * 1_000_000) }
+        for (fraction, ttfc) in zip(blank, ttfcMs) { metrics.recordReplay(blankMeanFraction: fraction, timeToFirstContentMs: ttfc) }
+        var counts = SessionCounts()
+        counts.started = started
+        return (SchedulerResult(counts: counts, metrics: metrics, elapsed: .milliseconds(Int64(seconds * 1000))), nil)
+    }
+
+    @Test func theStagesOfSegmentsMergeIntoTheStagesOfAllTheirSamples() throws {
+        // Two 1-s stages ramping 0→6→0 sessions; segment k's snapshots at 0, 1 and 2 s. The oracle
+        // is the stage report of snapshots holding every segment's samples at once.
+        let ramp = LoadStages([LoadStage(durationSeconds: 1, target: 6), LoadStage(durationSeconds: 1, target: 0)])
+        var random = SplitMix64(seed: 11)
+        func draws(_ n: Int) -> [UInt64] { (0..<n).map { _ in 1 + random.next() % 900 } }
+        var parts: [(name: String, report: LoadReport)] = []
+        var all: [[UInt64]] = [[], [], []]
+        var blanks: [[Double]] = [[], [], []]
+        for index in 1...3 {
+            let first = draws(20 * index)
+            let second = draws(10 + index)
+            let blank = [0.1 * Double(index), 0.05]
+            let samples = [
+                Self.snapshot(0, started: 0, pages: 0, afterMs: [], blank: [], ttfcMs: []),
+                Self.snapshot(1, started: index, pages: 20 * index, afterMs: first, blank: [blank[0]], ttfcMs: [100]),
+                Self.snapshot(
+                    2, started: index + 1, pages: 20 * index + 10 + index, afterMs: first + second, blank: blank,
+                    ttfcMs: [100, 300 * Double(index)]),
+            ]
+            all[1] += first
+            all[2] += first + second
+            blanks[1] += [blank[0]]
+            blanks[2] += blank
+            var report = LoadReport(
+                configuration: Self.configuration(segment: LoadSegment(index: index, count: 3)), counts: SessionCounts(),
+                metrics: samples[2].0.metrics, elapsed: .seconds(2), stoppedEarly: false)
+            report.stages = LoadStageReport.stages(samples: samples, stages: ramp, perSecond: false)
+            parts.append(("s\(index).json", try Self.roundTrip(report)))
+        }
+        let ttfc: [[Double]] = [[], [100, 100, 100], [100, 100, 100, 300, 600, 900]]
+        let oracle = LoadStageReport.stages(
+            samples: (0...2).map { t in
+                Self.snapshot(
+                    Double(t), started: [0, 6, 9][t], pages: [0, 120, 156][t], afterMs: all[t], blank: blanks[t],
+                    ttfcMs: ttfc[t])
+            }, stages: ramp, perSecond: false)
+        let merged = try LoadReport.merge(parts.reversed())
+        #expect(merged.stages.map(\.name) == ["1: 0→6", "2: 6→0"])
+        // Blank sums are added in another order than the oracle's: equal to the last bit or two.
+        func withoutSum(_ stages: [LoadStageReport]) -> [LoadStageReport] {
+            stages.map { var stage = $0; stage.blankMeanSum = nil; return stage }
+        }
+        #expect(withoutSum(merged.stages) == withoutSum(oracle))
+        for (m, o) in zip(merged.stages, oracle) { #expect(abs((m.blankMeanSum ?? -1) - (o.blankMeanSum ?? 1)) < 1e-12) }
+        // By hand: stage 1 started 1 + 2 + 3 sessions and served 20 + 40 + 60 pages in 1 s; stage 2
+        // 3 sessions and 11 + 12 + 13 pages; its replays' blank means 0.05 each.
+        #expect(merged.stages.map(\.sessionsStarted) == [6, 3] && merged.stages.map(\.pages) == [120, 36])
+        #expect(merged.stages.map(\.pagesPerSecond) == [120, 36])
+        #expect(merged.stages[1].blankMeanFraction == 0.05 && merged.stages[0].replaysFinished == 3)
+        #expect(merged.stages[1].latency["after"]?.count == UInt64((11 + 12 + 13)))
+    }
+
     @Test func reportsOfDifferentRunsAreRefusedNamingTheSetting() throws {
         var (parts, _) = try Self.segments(seed: 1)
         var other = parts[1].report
@@ -181,6 +248,28 @@ import Testing
                 }
             }
         }
+    }
+
+    @Test func aRampsSessionsAreDealtOutSoTheSegmentsPartsAddUpAtEveryTarget() {
+        // A ramp at 5 sessions in 3 segments: ranks 0, 3 / 1, 4 / 2 → 2, 2, 1; at 1 session only
+        // segment 1 runs one (rank 0, as session 0 is segment 1's).
+        #expect((1...3).map { Self.share($0, of: 3).part(of: 5) } == [2, 2, 1])
+        #expect((1...3).map { Self.share($0, of: 3).part(of: 1) } == [1, 0, 0])
+        #expect(SessionShare.all().part(of: 7) == 7)
+        for total in 0...40 {
+            for count in 1...7 {
+                for index in 1...count {
+                    // Brute force: the ranks below the target that are this segment's.
+                    let dealt = (0..<total).filter { LoadSegment(index: index, count: count).contains(session: $0) }.count
+                    #expect(Self.share(index, of: count).part(of: total) == dealt, "\(index)/\(count) of \(total)")
+                }
+            }
+        }
+    }
+
+    /// The session numbers segment `index` of `count` starts.
+    static func share(_ index: Int, of count: Int) -> SessionShare {
+        SessionShare(first: index - 1, stride: count, limit: nil, firstArrival: .zero)
     }
 
     @Test(arguments: ["1/3", "3/3", "1/1", "10000/10000"])

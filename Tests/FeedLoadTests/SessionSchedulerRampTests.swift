@@ -57,6 +57,54 @@ private final class LiveSessions: Sendable {
         #expect(live.most == 1 && live.now == 0)
     }
 
+    @Test func aSegmentOfAnOpenRampTakesEveryNthArrivalOfTheWholeRun() {
+        // The 30 arrivals of the test above (at 0.01 n s), cut in 3: segment 2/3 takes arrivals
+        // 2, 5, …, 29 of the whole run, 10 in all. With 20 slots none is dropped; with 1 slot
+        // (held by a session that never ends) the first starts it and the other 9 are dropped.
+        let stages = LoadStages([
+            LoadStage(durationSeconds: 0, target: 100), LoadStage(durationSeconds: 0.3, target: 100),
+            LoadStage(durationSeconds: 0, target: 0), LoadStage(durationSeconds: 0.3, target: 0),
+        ])
+        let numbers = Mutex<[Int]>([])
+        for (slots, started, dropped) in [(20, 10, 0), (1, 1, 9)] {
+            let live = LiveSessions()
+            numbers.withLock { $0 = [] }
+            let scheduler = SessionScheduler(
+                model: .open(ratePerSecond: 100, slots: slots), workers: 2, duration: .milliseconds(600),
+                share: SessionShare(first: 1, stride: 3, limit: nil, firstArrival: .zero), stop: StopSignal(),
+                stages: stages
+            ) { index in
+                numbers.withLock { $0.append(index) }
+                return EndlessSession(counter: live)
+            }
+            let result = scheduler.run()
+            #expect(result.counts.started == started && result.counts.dropped == dropped, "\(slots) slot(s)")
+            #expect(live.most == started && live.now == 0)
+            #expect(numbers.withLock { $0.sorted() } == Array(stride(from: 1, to: 3 * started, by: 3)))
+        }
+    }
+
+    @Test func theSegmentsOfAClosedRampRunTheirDealtPartOfItsTarget() {
+        // Up to 3 sessions in 0.2 s, hold 0.3 s, down to 0 in 0.2 s, in 3 segments: rank r of the
+        // target is segment r mod 3 + 1's, so each segment runs at most 1 session, and all of them together 3.
+        let stages = LoadStages([
+            LoadStage(durationSeconds: 0.2, target: 3), LoadStage(durationSeconds: 0.3, target: 3),
+            LoadStage(durationSeconds: 0.2, target: 0),
+        ])
+        for index in 1...3 {
+            let live = LiveSessions()
+            let scheduler = SessionScheduler(
+                model: .closed(sessions: 1), workers: 2, duration: .milliseconds(700),
+                share: SessionShare(first: index - 1, stride: 3, limit: nil, firstArrival: .zero), stop: StopSignal(),
+                stages: stages
+            ) { _ in EndlessSession(counter: live) }
+            let result = scheduler.run()
+            #expect(live.most == 1, "segment \(index)/3")
+            #expect(result.counts.started >= 1 && result.counts.interrupted == result.counts.started)
+            #expect(live.now == 0)
+        }
+    }
+
     @Test func aClosedRampStartsSessionsUpToTheTargetAndRetiresThemWhenItFalls() {
         let live = LiveSessions()
         // Up to 3 in 0.2 s, hold 0.3 s, down to 0 in 0.2 s: never more than 3 at once, at least 3

@@ -65,6 +65,43 @@ import Testing
         #expect(badSegment.status == 64)
         #expect(badSegment.stderrLines.first == "feedsim load: --segment: expected I/N with 1 <= I <= N <= 10000, got '3/2'")
     }
+
+    @Test func segmentsOfARampRunTheirShareAndMergeStageByStage() throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let process = FeedsimProcess(directory: directory)
+        let db = path("feed.sqlite")
+        #expect(try process.run(["seed", "--db", db, "--preset", "mixed", "--count", "500"]).status == 0)
+        // A closed ramp to 4 sessions and an open one to 40 arrivals/s, each cut in 2 (k6's
+        // execution segments take ramping executors too); 0.5 s stages keep the test short.
+        for (ramp, perSecond) in [(["--stages", "0.5s:4,0.5s:4"], false), (["--arrival-rate", "0.5s:40,0.5s:40"], true)] {
+            let load = ["load", "--db", db, "--session", "pagination", "--page-budget", "2", "--time-scale", "max"] + ramp
+            for index in 1...2 {
+                let part = try process.run(load + ["--segment", "\(index)/2", "--report", path("s\(index).json")])
+                #expect(part.status == 0, "\(part.stderr)")
+                #expect(part.stdout.hasPrefix("load: \(db) feed home, segment \(index)/2 of \(perSecond ? "open" : "closed"), stages "))
+            }
+            let merge = try process.run(["report", "merge", path("merged.json"), path("s1.json"), path("s2.json")])
+            #expect(merge.status == 0, "\(merge.stderr)")
+            let merged = try Self.json(path("merged.json"))
+            let parts = try [Self.json(path("s1.json")), Self.json(path("s2.json"))]
+            func stages(_ report: [String: Any]) -> [[String: Any]] { report["stages"] as? [[String: Any]] ?? [] }
+            let names = perSecond ? ["1: 0→40/s", "2: 40→40/s"] : ["1: 0→4", "2: 4→4"]
+            #expect(stages(merged).compactMap { $0["name"] as? String } == names)
+            for (k, stage) in stages(merged).enumerated() {
+                // Each stage's counts are the segments' summed, and carry the histograms to merge again.
+                for key in ["sessions_started", "pages", "dropped_iterations"] {
+                    let sum = parts.reduce(0) { $0 + (stages($1).indices.contains(k) ? stages($1)[k][key] as? Int ?? 0 : 0) }
+                    #expect(stage[key] as? Int == sum, "\(names[k]) \(key)")
+                }
+                #expect((stage["histograms"] as? [String: Any])?["newest"] != nil)
+            }
+            let started = stages(merged).reduce(0) { $0 + ($1["sessions_started"] as? Int ?? 0) }
+            // Stage boundaries are snapshots on the sampler's clock, a moment ahead of the scheduler's,
+            // so a session started in the run's last instant may fall past the last stage's snapshot.
+            #expect(started > 0 && started <= (merged["sessions"] as? [String: Int])?["started"] ?? 0)
+            try FileManager.default.removeItem(atPath: path("merged.json"))
+        }
+    }
 }
 
 extension PostgresCommandLineTests {

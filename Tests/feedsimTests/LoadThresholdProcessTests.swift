@@ -35,6 +35,7 @@ struct LoadThresholdProcessTests {
         (["--stages", "1s:2", "--arrival-rate", "5"], "--stages ramps sessions (closed model), --arrival-rate arrivals"),
         (["--arrival-rate", "1s:fast"], "--arrival-rate stage 1 of '1s:fast': 'fast' is not a rate"),
         (["--arrival-rate", "0"], "--arrival-rate: expected a number in 0.001...1000000 or a ramp"),
+        (["--writers", "1", "--writer-preset", "nope"], "--writer-preset: unknown preset 'nope' (mixed, news, photos)"),
     ])
     func aBadThresholdOrRampIsOneLineAndExit64BeforeAnyWork(extra: [String], message: String) throws {
         let db = try seeded()

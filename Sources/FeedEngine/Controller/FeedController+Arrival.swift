@@ -1,79 +1,8 @@
 import FeedModel
 
+/// How a page that ``FeedController/pageArrived(_:page:now:)`` accepted is merged into the list, and
+/// what that does to the lanes. Each receiver works on the running payload handed to it `inout`.
 extension FeedController {
-    /// The page for `request` arrived. A page of an older generation, or one that is not the
-    /// direction's request in flight (delivered twice, unknown), is dropped (``FeedAction/dropStale(_:)``)
-    /// and counted. Otherwise it is merged and the changes come out as ``FeedAction/apply(_:)``.
-    ///
-    /// The page is checked against the source contract: items outside the requested side of the
-    /// cursor, out of feed order or duplicated are removed, and an empty page that claims more counts
-    /// as the end; each such page is counted in ``Counters/sourceFaults``.
-    /// - Parameters:
-    ///   - request: the request as the controller issued it.
-    ///   - page: what the source returned.
-    ///   - now: milliseconds.
-    public mutating func pageArrived(_ request: FetchRequest, page: Page, now: Double) -> [FeedAction] {
-        handle { controller in
-            guard let load = controller.acceptAnswer(to: request) else { return }
-            switch load {
-            case .initial: controller.counters.initialPages += 1
-            case .refresh: controller.counters.refreshPages += 1
-            case .gapFill: controller.counters.gapFillPages += 1
-            case .more: controller.counters.morePages += 1
-            case .prepend: controller.counters.prependPages += 1
-            }
-            switch load {
-            case .initial: controller.receiveInitial(page)
-            case .refresh: controller.receiveRefresh(page)
-            case .gapFill(let gap): controller.receiveGapFill(page, gap: gap)
-            case .more: controller.receiveMore(page)
-            case .prepend: controller.receivePrepend(page)
-            }
-        }
-    }
-
-    /// The load for `request` failed with `error` (a description for reports). The list is unchanged;
-    /// the direction waits `RetryPolicy.delay` and asks for a ``tick(now:)`` then
-    /// (``FeedAction/scheduleRetry(at:direction:)``), or gives up after `maxAttempts`.
-    public mutating func pageFailed(_ request: FetchRequest, error: String, now: Double) -> [FeedAction] {
-        handle { controller in
-            guard let load = controller.acceptAnswer(to: request) else { return }
-            controller.counters.failures += 1
-            let policy = controller.configuration.retry
-            if request.attempt < policy.maxAttempts {
-                let retryAt = now + policy.delay(afterAttempt: request.attempt, unit: controller.rng.nextUnit())
-                controller.setLane(
-                    request.direction, .waitingToRetry(load, attempt: request.attempt, retryAt: retryAt, error: error))
-                controller.pending.append(.scheduleRetry(at: retryAt, direction: request.direction))
-            } else {
-                controller.setLane(request.direction, .failed(load, attempts: request.attempt, error: error))
-            }
-        }
-    }
-
-    /// The load an answer belongs to, with its direction set back to idle; `nil` (and the answer
-    /// dropped) when it is not the direction's request in flight or belongs to an older generation.
-    private mutating func acceptAnswer(to request: FetchRequest) -> Load? {
-        if abandoned.remove(request.id) != nil {
-            counters.staleDropped += 1
-            pending.append(.dropStale(request))
-            return nil
-        }
-        guard case .loading(let current, let load) = lane(request.direction), current.id == request.id else {
-            counters.staleDropped += 1
-            pending.append(.dropStale(request))
-            return nil
-        }
-        setLane(request.direction, .idle)
-        guard request.generation == generation else {
-            counters.staleDropped += 1
-            pending.append(.dropStale(request))
-            checkTriggers()
-            return nil
-        }
-        return load
-    }
-
     /// Keeps the items strictly between the bounds, in feed order, unique by id; counts a source
     /// fault when anything had to change.
     private mutating func sanitize(_ page: [Item], newerThan upper: Cursor? = nil, olderThan lower: Cursor? = nil)
@@ -99,50 +28,49 @@ extension FeedController {
         if page.hasMore(direction) { counters.sourceFaults += 1 }
     }
 
-    private mutating func receiveInitial(_ page: Page) {
-        stage = .running
+    /// Init's page becomes the list; `running` starts with the top at the feed's head.
+    mutating func receiveInitial(_ page: Page, in running: inout Running) {
         let loaded = sanitize(page.items)
         if loaded.isEmpty { noteEmpty(page, direction: .bottom) }
         items = loaded
         pageSizes = chunked(loaded.count)
-        emit(.replace(loaded), listWasEmpty: true)
-        top = .endReached
-        newerItemsAvailable = 0
-        bottom = page.hasMoreAfter && !loaded.isEmpty ? .idle : .endReached
+        emit(.replace(loaded), listWasEmpty: true, in: &running)
+        reachTop(in: &running)
+        running.bottom = page.hasMoreAfter && !loaded.isEmpty ? .idle : .endReached
     }
 
-    private mutating func receiveMore(_ page: Page) {
+    mutating func receiveMore(_ page: Page, in running: inout Running) {
         guard let last = items.last else { preconditionFailure("More answered with no loaded items") }
         let added = sanitize(page.items, olderThan: last.cursor)
         guard !added.isEmpty else {
             noteEmpty(page, direction: .bottom)
-            bottom = .endReached
+            running.bottom = .endReached
             return
         }
         items.append(contentsOf: added)
         pageSizes.append(added.count)
-        emit(.append(added))
-        bottom = page.hasMoreAfter ? .idle : .endReached
-        dropPagesAtTop()
+        emit(.append(added), in: &running)
+        running.bottom = page.hasMoreAfter ? .idle : .endReached
+        dropPagesAtTop(in: &running)
     }
 
-    private mutating func receivePrepend(_ page: Page) {
+    mutating func receivePrepend(_ page: Page, in running: inout Running) {
         let wasEmpty = items.isEmpty
         let added = sanitize(page.items, newerThan: items.first?.cursor)
         guard !added.isEmpty else {
             noteEmpty(page, direction: .top)
-            reachTop()
+            reachTop(in: &running)
             return
         }
         items.insert(contentsOf: added, at: 0)
         pageSizes.insert(added.count, at: 0)
-        emit(.prepend(added))
-        if page.hasMoreBefore { top = .idle } else { reachTop() }
-        if wasEmpty { bottom = page.hasMoreAfter ? .idle : .endReached }
-        dropPagesAtBottom()
+        emit(.prepend(added), in: &running)
+        if page.hasMoreBefore { running.top = .idle } else { reachTop(in: &running) }
+        if wasEmpty { running.bottom = page.hasMoreAfter ? .idle : .endReached }
+        dropPagesAtBottom(in: &running)
     }
 
-    private mutating func receiveRefresh(_ page: Page) {
+    mutating func receiveRefresh(_ page: Page, in running: inout Running) {
         let newest = sanitize(page.items)
         guard let first = items.first else {
             // Nothing loaded (the feed was empty): the newest page becomes the list.
@@ -150,15 +78,17 @@ extension FeedController {
             if !newest.isEmpty {
                 items = newest
                 pageSizes = [newest.count]
-                emit(.replace(newest), listWasEmpty: true)
+                emit(.replace(newest), listWasEmpty: true, in: &running)
             }
-            reachTop()
-            if case .loading = bottom {} else { bottom = page.hasMoreAfter && !newest.isEmpty ? .idle : .endReached }
+            reachTop(in: &running)
+            if running.bottom.request == nil {
+                running.bottom = page.hasMoreAfter && !newest.isEmpty ? .idle : .endReached
+            }
             return
         }
         guard let oldest = newest.last else {
             noteEmpty(page, direction: .bottom)
-            reachTop()
+            reachTop(in: &running)
             return
         }
         let reachesFirst = !page.hasMoreAfter || !(oldest.cursor < first.cursor)
@@ -167,18 +97,18 @@ extension FeedController {
             if !added.isEmpty {
                 items.insert(contentsOf: added, at: 0)
                 pageSizes.insert(added.count, at: 0)
-                emit(.prepend(added))
+                emit(.prepend(added), in: &running)
             }
-            reachTop()
-            dropPagesAtBottom()
+            reachTop(in: &running)
+            dropPagesAtBottom(in: &running)
         } else if configuration.maxGapPages == 0 {
-            replaceList(with: newest)
+            replaceList(with: newest, in: &running)
         } else {
-            issue(.gapFill(GapFill(newest: newest, filled: [], pagesLoaded: 0)), attempt: 1)
+            issue(.gapFill(GapFill(newest: newest, filled: [], pagesLoaded: 0)), attempt: 1, in: &running)
         }
     }
 
-    private mutating func receiveGapFill(_ page: Page, gap: GapFill) {
+    mutating func receiveGapFill(_ page: Page, gap: GapFill, in running: inout Running) {
         guard let bound = gap.filled.first?.cursor ?? items.first?.cursor, let newestLast = gap.newest.last?.cursor
         else { preconditionFailure("a gap-fill needs a newest page and a loaded first item") }
         let added = sanitize(page.items, newerThan: bound)
@@ -188,43 +118,43 @@ extension FeedController {
             let merged = gap.newest + filled.filter { newestLast < $0.cursor }
             items.insert(contentsOf: merged, at: 0)
             pageSizes.insert(contentsOf: chunked(merged.count), at: 0)
-            emit(.prepend(merged))
-            reachTop()
-            dropPagesAtBottom()
+            emit(.prepend(merged), in: &running)
+            reachTop(in: &running)
+            dropPagesAtBottom(in: &running)
             return
         }
         if added.isEmpty || !page.hasMoreBefore {
             // The source says nothing newer exists, yet the newest page had newer items.
             counters.sourceFaults += 1
-            replaceList(with: gap.newest)
+            replaceList(with: gap.newest, in: &running)
             return
         }
         let next = GapFill(newest: gap.newest, filled: filled, pagesLoaded: gap.pagesLoaded + 1)
         if next.pagesLoaded < configuration.maxGapPages {
-            issue(.gapFill(next), attempt: 1)
+            issue(.gapFill(next), attempt: 1, in: &running)
         } else {
-            replaceList(with: gap.newest)
+            replaceList(with: gap.newest, in: &running)
         }
     }
 
     /// The gap was too large: the newest page becomes the list, in a new generation (a More in
     /// flight, whose cursor belongs to the old list, is abandoned and dropped when it answers).
-    private mutating func replaceList(with newest: [Item]) {
+    private mutating func replaceList(with newest: [Item], in running: inout Running) {
         generation += 1
-        abandonBottomRequest()
+        abandonBottomRequest(in: &running)
         counters.replacements += 1
         items = newest
         pageSizes = [newest.count]
-        emit(.replace(newest))
-        reachTop()
-        switch bottom {
-        case .loading, .waitingToRetry: break
-        case .idle, .failed, .endReached: bottom = .idle
+        emit(.replace(newest), in: &running)
+        reachTop(in: &running)
+        switch running.bottom {
+        case .active(.inFlight), .active(.waitingToRetry): break
+        case .idle, .active(.gaveUp), .endReached: running.bottom = .idle
         }
     }
 
-    private mutating func reachTop() {
-        top = .endReached
+    private mutating func reachTop(in running: inout Running) {
+        running.top = .endReached
         newerItemsAvailable = 0
     }
 

@@ -10,9 +10,9 @@ import FeedModel
 /// The prefetch distance is counted in items: `.items(d)` is `d`; a distance in points or screenfuls
 /// is converted with the number of items the last viewport showed per screen, rounded up.
 extension FeedController {
-    mutating func dropPagesAtTop() {
-        guard let maxLoaded = configuration.maxLoadedItems, items.count > maxLoaded, top.allowsDropping,
-            let viewport, let firstVisible = viewport.firstVisibleIndex
+    mutating func dropPagesAtTop(in running: inout Running) {
+        guard let maxLoaded = configuration.maxLoadedItems, items.count > maxLoaded, running.top.allowsDropping,
+            let viewport = running.geometry.viewport, let firstVisible = viewport.firstVisibleIndex
         else { return }
         let margin = prefetchMarginInItems(viewport)
         var dropped = 0
@@ -30,13 +30,13 @@ extension FeedController {
         items.removeFirst(dropped)
         pageSizes.removeFirst(pages)
         counters.pagesDropped += pages
-        emit(.dropFirst(dropped))
-        top = .idle
+        emit(.dropFirst(dropped), in: &running)
+        running.top = .idle
     }
 
-    mutating func dropPagesAtBottom() {
-        guard let maxLoaded = configuration.maxLoadedItems, items.count > maxLoaded, bottom.allowsDropping,
-            let viewport, let lastVisible = viewport.lastVisibleIndex
+    mutating func dropPagesAtBottom(in running: inout Running) {
+        guard let maxLoaded = configuration.maxLoadedItems, items.count > maxLoaded, running.bottom.allowsDropping,
+            let viewport = running.geometry.viewport, let lastVisible = viewport.lastVisibleIndex
         else { return }
         let margin = prefetchMarginInItems(viewport)
         var dropped = 0
@@ -52,8 +52,8 @@ extension FeedController {
         items.removeLast(dropped)
         pageSizes.removeLast(pages)
         counters.pagesDropped += pages
-        emit(.dropLast(dropped))
-        bottom = .idle
+        emit(.dropLast(dropped), in: &running)
+        running.bottom = .idle
     }
 
     /// The prefetch distance in items for the last viewport.

@@ -13,41 +13,30 @@ import FeedModel
 /// the stalled length. A replace of a non-empty list, or page dropping at either end, ends the
 /// watch and clears the stall of the end that became loadable (the content length no longer
 /// measures what a page added).
+///
+/// The watch lives in the running state: `Geometry.awaitingReport(_, watching:)` names the ends
+/// whose page waits for the next report (the geometry before the page is that report's, as no
+/// report came in between), and `Running.topStall` / `.bottomStall` hold the report at which an end
+/// stalled.
 extension FeedController {
-    /// One end's watch over what its last page added along the scroll axis.
-    struct ExtentWatch: Sendable {
-        /// The geometry reported before a page was applied at this end, until the driver reports
-        /// the geometry after it.
-        var before: Viewport?
-        /// The geometry after a page that added no extent; loads at this end wait while it is set.
-        var stalledAt: Viewport?
-
-        var isStalled: Bool { stalledAt != nil }
-
-        /// Starts watching the page about to be applied; keeps the earliest geometry when several
-        /// pages are applied before the next report.
-        mutating func watch(from viewport: Viewport?) {
-            if before == nil { before = viewport }
-        }
-
-        /// Forgets the watch and the stall.
-        mutating func reset() {
-            before = nil
-            stalledAt = nil
-        }
-
-        /// Takes the driver's new geometry: decides a pending watch, or lifts the stall once the
-        /// viewport moved or the content grew.
-        mutating func observe(_ current: Viewport) {
-            if let before {
-                self.before = nil
-                if !Self.moved(from: before, to: current), current.contentLength <= before.contentLength {
-                    stalledAt = current
-                    return
-                }
+    /// One end's stall rule, on the values the running state holds.
+    enum EndExtent {
+        /// Takes the driver's new geometry for one end: decides the watch of a page applied there
+        /// since `before` (the last report), or lifts the stall once the viewport moved or the
+        /// content grew.
+        /// - Parameters:
+        ///   - current: the report.
+        ///   - stall: the report at which the end stalled, `nil` when it did not.
+        ///   - before: the report before a page was applied at this end, `nil` when none was.
+        static func observe(_ current: Viewport, stall: inout Viewport?, watchedFrom before: Viewport?) {
+            if let before, !moved(from: before, to: current), current.contentLength <= before.contentLength {
+                stall = current
+                return
             }
-            if let stalledAt, Self.moved(from: stalledAt, to: current) || current.contentLength > stalledAt.contentLength {
-                self.stalledAt = nil
+            if let stalledAt = stall,
+                moved(from: stalledAt, to: current) || current.contentLength > stalledAt.contentLength
+            {
+                stall = nil
             }
         }
 

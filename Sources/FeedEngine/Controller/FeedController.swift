@@ -9,13 +9,14 @@ import FeedModel
 /// ``SplitMix64`` seeded by ``RetryPolicy/seed``).
 ///
 /// ```
-///               start ─► top: loading(Init) ─page─► list, top: endReached, bottom: idle|endReached
-///  pull ≥ threshold ─► generation += 1, top: loading(Refresh)
+///  notStarted ─start─► initializing(Init in flight) ─page─► running(list, top: endReached,
+///                                                              bottom: idle|endReached)
+///  running, pull ≥ threshold ─► generation += 1, top: active(Refresh)
 ///                          ├─ newest page reaches the first item ─► prepend the new ones (merge)
-///                          └─ gap ─► loading(gapFill) × ≤ maxGapPages ─┬─ closed ─► prepend all
-///                                                                       └─ not ─► replace, generation += 1
-///  viewport within prefetch distance of the end ─► bottom: loading(More) ─page─► append
-///  failure ─► failed(retryAt) ─tick─► loading(attempt + 1) … ─► failed(retryAt: nil) until a user trigger
+///                          └─ gap ─► active(gapFill) × ≤ maxGapPages ─┬─ closed ─► prepend all
+///                                                                      └─ not ─► replace, generation += 1
+///  running, viewport within prefetch distance of the end ─► bottom: active(More) ─page─► append
+///  failure ─► waitingToRetry(retryAt) ─tick─► inFlight(attempt + 1) … ─► gaveUp until a user trigger
 /// ```
 ///
 /// Rules:
@@ -48,6 +49,12 @@ import FeedModel
 /// - Page dropping (``Configuration/maxLoadedItems``): after a load at one end pushes the count over
 ///   the maximum, whole pages at the other end are dropped if they lie beyond the viewport plus the
 ///   prefetch distance and that direction is not loading; that direction becomes loadable again.
+///
+/// The state is one private enum in swift-nio's shape (`State`, drawn in FeedController+Lanes.swift):
+/// each case carries only what that stage needs, so a bottom load before Init, an Init of a running
+/// controller, or a page waiting for its extent check while the viewport is trusted cannot be
+/// represented. Handlers that work on a running controller receive its payload `inout` while the
+/// state holds `.modifying` (as NIO does, so the payload is not copied on write).
 public struct FeedController: Sendable {
     public let configuration: Configuration
 
@@ -61,25 +68,31 @@ public struct FeedController: Sendable {
     /// A pull to refresh loads them.
     public internal(set) var newerItemsAvailable = 0
 
-    var stage: Stage = .notStarted
-    var top: Lane = .idle
-    var bottom: Lane = .idle
     /// Sizes of the loaded pages, in list order; their sum is `items.count`. Dropping removes whole pages.
     var pageSizes: [Int] = []
     var nextRequestID = 1
     /// Ids of requests of older generations abandoned while in flight, dropped when they answer.
     var abandoned = Set<Int>()
     var rng: SplitMix64
-    var viewport: Viewport?
-    /// False from an `.apply` until the next `viewportChanged`.
-    var viewportIsCurrent = false
-    /// What the last page at each end added along the scroll axis (see `FeedController+Extent.swift`).
-    var topExtent = ExtentWatch()
-    var bottomExtent = ExtentWatch()
     /// Actions collected during one event.
     var pending: [FeedAction] = []
     /// What a driver reads every frame, as of the last event (see ``Status``).
     public private(set) var status = Status()
+
+    private var state: State = .notStarted(nil)
+
+    /// Where the controller stands; each case carries what that stage needs and nothing else.
+    private enum State: Sendable {
+        /// Before ``start(now:)``: only the last reported viewport, if any.
+        case notStarted(Viewport?)
+        /// Init issued and not answered: its attempt, and the last reported viewport. The bottom
+        /// has no lane yet (nothing loads below an empty list).
+        case initializing(Attempt<InitialLoad>, Viewport?)
+        /// Init answered: both lanes, the geometry and the stalls (``Running``).
+        case running(Running)
+        /// A handler holds the running payload `inout`; never seen outside one.
+        case modifying
+    }
 
     /// - Throws: ``ConfigurationError`` naming the first invalid field.
     public init(configuration: Configuration) throws(ConfigurationError) {
@@ -90,41 +103,113 @@ public struct FeedController: Sendable {
 
     /// The feed's phase (see ``Phase`` for how it is derived).
     public var phase: Phase {
-        guard stage != .notStarted else { return .idle }
-        if top.load?.kind == .initial { return .initial }
-        if let kind = top.load?.kind, kind == .refresh || kind == .gapFill { return .refresh }
-        if bottom.load != nil { return .more }
-        if top.load != nil { return .prepend }
-        if top.hasGivenUp || bottom.hasGivenUp { return .failed }
-        if case .endReached = bottom { return .endOfFeed }
-        return .idle
+        switch state {
+        case .notStarted:
+            return .idle
+        case .initializing(let attempt, _):
+            return attempt.pendingLoad == nil ? .failed : .initial
+        case .running(let running):
+            switch running.top.pendingLoad {
+            case .refresh, .gapFill: return .refresh
+            case .prepend, nil: break
+            }
+            if running.bottom.pendingLoad != nil { return .more }
+            if running.top.pendingLoad != nil { return .prepend }
+            if running.top.hasGivenUp || running.bottom.hasGivenUp { return .failed }
+            if case .endReached = running.bottom { return .endOfFeed }
+            return .idle
+        case .modifying:
+            preconditionFailure("phase read while a handler holds the state")
+        }
     }
 
     /// The load state of one direction.
     public func loadState(_ direction: LoadDirection) -> LoadState {
-        switch lane(direction) {
-        case .idle: return .idle
-        case .loading(let request, _): return .loading(request)
-        case .waitingToRetry(_, let attempt, let retryAt, let error):
-            return .failed(error: error, attempt: attempt, retryAt: retryAt)
-        case .failed(_, let attempts, let error): return .failed(error: error, attempt: attempts, retryAt: nil)
-        case .endReached: return .endReached
+        switch (state, direction) {
+        case (.notStarted, _), (.initializing, .bottom):
+            return .idle
+        case (.initializing(let attempt, _), .top):
+            return attempt.loadState
+        case (.running(let running), .top):
+            return running.top.loadState
+        case (.running(let running), .bottom):
+            return running.bottom.loadState
+        case (.modifying, _):
+            preconditionFailure("load state read while a handler holds the state")
         }
+    }
+
+    /// The load state per direction, as Paging 3's `LoadStates`, derived from the state:
+    /// - refresh: loading while Init, a Refresh or its gap-fill is in flight; error while one of
+    ///   them failed (waiting to retry or given up); idle otherwise (Paging 3's refresh is never
+    ///   `endOfPaginationReached`).
+    /// - prepend: loading / error for a prepend on the top lane; end when the top reached the
+    ///   feed's head; idle otherwise (also while a refresh holds the top lane, as Paging 3's
+    ///   prepend is `NotLoading` during a refresh).
+    /// - append: the bottom lane: idle, loading (More), error (waiting to retry or given up), end.
+    public var directionalLoadStates: DirectionalLoadStates {
+        var states = DirectionalLoadStates()
+        switch state {
+        case .notStarted:
+            break
+        case .initializing(let attempt, _):
+            states.refresh = attempt.directionalState
+        case .running(let running):
+            switch running.top {
+            case .idle: break
+            case .endReached: states.prepend = .end
+            case .active(let attempt):
+                switch attempt.load {
+                case .prepend: states.prepend = attempt.directionalState
+                case .refresh, .gapFill: states.refresh = attempt.directionalState
+                }
+            }
+            switch running.bottom {
+            case .idle: states.append = .idle
+            case .active(let attempt): states.append = attempt.directionalState
+            case .endReached: states.append = .end
+            }
+        case .modifying:
+            preconditionFailure("load states read while a handler holds the state")
+        }
+        return states
     }
 
     /// Requests in flight: at most one per direction, plus the abandoned ones of older generations
     /// until they answer.
-    public var inFlightCount: Int {
-        (top.request == nil ? 0 : 1) + (bottom.request == nil ? 0 : 1) + abandoned.count
-    }
+    public var inFlightCount: Int { activeRequestCount + abandoned.count }
 
     /// Requests in flight of the controller's own (at most one per direction), abandoned ones not counted.
     public var activeRequestCount: Int {
-        (top.request == nil ? 0 : 1) + (bottom.request == nil ? 0 : 1)
+        switch state {
+        case .notStarted: return 0
+        case .initializing(let attempt, _): return attempt.request == nil ? 0 : 1
+        case .running(let running):
+            return (running.top.request == nil ? 0 : 1) + (running.bottom.request == nil ? 0 : 1)
+        case .modifying: preconditionFailure("requests counted while a handler holds the state")
+        }
+    }
+
+    /// The first rule the state breaks that its types cannot exclude, `nil` when none (for tests,
+    /// as swift-collections' `_checkInvariants`): lanes hold only their direction's requests, the
+    /// bottom's request is of the current generation, the page sizes add up to the list.
+    var invariantViolation: String? {
+        if pageSizes.reduce(0, +) != items.count { return "page sizes \(pageSizes) do not add up to \(items.count)" }
+        switch state {
+        case .notStarted:
+            return items.isEmpty ? nil : "items before start"
+        case .initializing(let attempt, _):
+            if let request = attempt.request, request.kind != .initial { return "Init lane holds \(request)" }
+            return items.isEmpty ? nil : "items before Init answered"
+        case .running(let running):
+            return running.invariantViolation(generation: generation)
+        case .modifying:
+            return "state left modifying"
+        }
     }
 
     /// Runs one event: collects its actions and appends `.phaseChanged` when the phase moved.
-    mutating func handle(_ body: (inout FeedController) -> Void) -> [FeedAction] {
+    private mutating func handle(_ body: (inout FeedController) -> Void) -> [FeedAction] {
         let before = phase
         pending = []
         body(&self)
@@ -136,105 +221,292 @@ public struct FeedController: Sendable {
         return actions
     }
 
-    func lane(_ direction: LoadDirection) -> Lane {
-        direction == .top ? top : bottom
-    }
-
-    mutating func setLane(_ direction: LoadDirection, _ lane: Lane) {
-        if direction == .top { top = lane } else { bottom = lane }
+    /// Hands the running payload to `body` `inout`, the state holding `.modifying` meanwhile.
+    private mutating func modifyRunning(_ body: (inout FeedController, inout Running) -> Void) {
+        guard case .running(var running) = state else { preconditionFailure("not running") }
+        state = .modifying
+        body(&self, &running)
+        state = .running(running)
     }
 }
 
+// MARK: - Events
+
 extension FeedController {
-    /// The figures a driver reads every frame (``inFlightCount``, ``directionalLoadStates``, whether
-    /// the bottom reached the end of the feed), kept as one stored value that each event refreshes.
+    /// Init: requests `initialLoadPages × pageSize` newest items. A second call does nothing.
+    /// - Parameter now: milliseconds.
+    public mutating func start(now: Double) -> [FeedAction] {
+        handle { controller in
+            guard case .notStarted(let viewport) = controller.state else { return }
+            controller.state = .initializing(controller.issueInitial(attempt: 1), viewport)
+        }
+    }
+
+    /// The viewport moved or the content changed (report it after applying every ``FeedAction/apply(_:)``).
+    /// Fires More when the viewport is within the prefetch distance of the end (``PrefetchDistance``
+    /// gives each unit's rule and its source), and a prepend when the top is loadable and the viewport
+    /// is that close to the start.
+    /// The report right after a page is applied also decides whether that page added extent; an end
+    /// whose page added none waits until the viewport moves or the content grows.
+    /// - Parameters:
+    ///   - viewport: the geometry along the scroll axis.
+    ///   - now: milliseconds.
+    public mutating func viewportChanged(_ viewport: Viewport, now: Double) -> [FeedAction] {
+        handle { controller in
+            switch controller.state {
+            case .notStarted:
+                controller.state = .notStarted(viewport)
+            case .initializing(let attempt, _):
+                controller.state = .initializing(attempt, viewport)
+            case .running:
+                controller.modifyRunning { controller, running in controller.report(viewport, in: &running) }
+            case .modifying:
+                preconditionFailure("viewportChanged while a handler holds the state")
+            }
+        }
+    }
+
+    /// The user lifted the finger after pulling `distance` points past the top. At or beyond the
+    /// threshold a Refresh starts (a new generation), unless a top load is already in flight
+    /// (coalesced). Before the first Init answer, a pull restarts a failed or waiting Init instead.
+    /// A More in flight from the old generation is abandoned (``abandonBottomRequest(in:)``): the
+    /// bottom is idle at once and may load again, as Paging 3 cancels the old generation's loads
+    /// on invalidation.
+    public mutating func pullReleased(distance: Double, now: Double) -> [FeedAction] {
+        handle { controller in
+            guard distance >= controller.configuration.refreshThreshold else { return }
+            switch controller.state {
+            case .notStarted:
+                return
+            case .initializing(.inFlight, _):
+                controller.counters.coalescedRefreshes += 1
+            case .initializing(.waitingToRetry, let viewport), .initializing(.gaveUp, let viewport):
+                controller.state = .initializing(controller.issueInitial(attempt: 1), viewport)
+            case .running:
+                controller.modifyRunning { controller, running in controller.pull(in: &running) }
+            case .modifying:
+                preconditionFailure("pullReleased while a handler holds the state")
+            }
+        }
+    }
+
+    /// The user asked to retry (a "retry" button, Paging 3's `retry()`): every direction that gave up,
+    /// or waits to retry, loads again now, starting over at attempt 1.
+    public mutating func retry(now: Double) -> [FeedAction] {
+        handle { controller in
+            switch controller.state {
+            case .notStarted, .initializing(.inFlight, _):
+                return
+            case .initializing(.waitingToRetry, let viewport), .initializing(.gaveUp, let viewport):
+                controller.state = .initializing(controller.issueInitial(attempt: 1), viewport)
+            case .running:
+                controller.modifyRunning { controller, running in
+                    switch running.top {
+                    case .active(.waitingToRetry(let load, _, _, _)), .active(.gaveUp(let load, _, _)):
+                        controller.issue(load, attempt: 1, in: &running)
+                    case .idle, .active(.inFlight), .endReached:
+                        break
+                    }
+                    switch running.bottom {
+                    case .active(.waitingToRetry), .active(.gaveUp):
+                        controller.issueMore(attempt: 1, in: &running)
+                    case .idle, .active(.inFlight), .endReached:
+                        break
+                    }
+                }
+            case .modifying:
+                preconditionFailure("retry while a handler holds the state")
+            }
+        }
+    }
+
+    /// Time passed: each direction whose retry time is at or before `now` loads again.
+    /// - Parameter now: milliseconds.
+    public mutating func tick(now: Double) -> [FeedAction] {
+        handle { controller in
+            switch controller.state {
+            case .notStarted, .initializing(.inFlight, _), .initializing(.gaveUp, _):
+                return
+            case .initializing(.waitingToRetry(_, let attempt, let retryAt, _), let viewport):
+                guard retryAt <= now else { return }
+                controller.counters.retries += 1
+                controller.state = .initializing(controller.issueInitial(attempt: attempt + 1), viewport)
+            case .running:
+                controller.modifyRunning { controller, running in
+                    if case .active(.waitingToRetry(let load, let attempt, let retryAt, _)) = running.top,
+                        retryAt <= now
+                    {
+                        controller.counters.retries += 1
+                        controller.issue(load, attempt: attempt + 1, in: &running)
+                    }
+                    if case .active(.waitingToRetry(_, let attempt, let retryAt, _)) = running.bottom, retryAt <= now {
+                        controller.counters.retries += 1
+                        controller.issueMore(attempt: attempt + 1, in: &running)
+                    }
+                }
+            case .modifying:
+                preconditionFailure("tick while a handler holds the state")
+            }
+        }
+    }
+
+    /// `count` newer items were inserted upstream (above the newest loaded one). They are counted in
+    /// ``newerItemsAvailable`` — the "new posts" pill — and wait for a pull to refresh, as Twitter's and
+    /// Instagram's feeds do: items the user did not ask for are never inserted above the ones being
+    /// read. (A top that is not at the feed's head — pages dropped there — keeps loading upward as
+    /// usual and reaches them.)
+    public mutating func upstreamInserted(count: Int, now: Double) -> [FeedAction] {
+        handle { controller in
+            guard count > 0 else { return }
+            controller.newerItemsAvailable += count
+        }
+    }
+}
+
+// MARK: - Answers
+
+extension FeedController {
+    /// The page for `request` arrived. A page of an older generation, or one that is not the
+    /// direction's request in flight (delivered twice, unknown), is dropped (``FeedAction/dropStale(_:)``)
+    /// and counted. Otherwise it is merged and the changes come out as ``FeedAction/apply(_:)``.
     ///
-    /// A computed property of a struct that a class holds is read on a copy of the whole struct
-    /// (its list, page sizes, abandoned set and lanes retained and released); reading a stored
-    /// property is not. The replay read the controller's computed state about 8 times per frame:
-    /// `feedsim bench replay` spent ~1 µs of its ~14 µs per frame copying the controller.
-    public struct Status: Sendable, Equatable {
-        /// ``FeedController/inFlightCount``.
-        public var inFlightCount = 0
-        /// ``FeedController/directionalLoadStates``.
-        public var loadStates = DirectionalLoadStates()
-
-        /// Whether the bottom reached the end of the feed (``FeedController/loadState(_:)`` is `.endReached`).
-        public var bottomEndReached: Bool { loadStates.append == .end }
-    }
-
-    /// Whether Init has answered.
-    enum Stage: Sendable {
-        case notStarted
-        case initializing
-        case running
-    }
-
-    /// One direction: what it is doing and only what that needs.
-    enum Lane: Sendable {
-        case idle
-        case loading(FetchRequest, Load)
-        case waitingToRetry(Load, attempt: Int, retryAt: Double, error: String)
-        case failed(Load, attempts: Int, error: String)
-        case endReached
-
-        /// The load this direction is busy with (in flight or waiting to retry).
-        var load: Load? {
-            switch self {
-            case .loading(_, let load), .waitingToRetry(let load, _, _, _): return load
-            case .idle, .failed, .endReached: return nil
-            }
-        }
-
-        var request: FetchRequest? {
-            switch self {
-            case .loading(let request, _): return request
-            case .idle, .waitingToRetry, .failed, .endReached: return nil
-            }
-        }
-
-        var hasGivenUp: Bool {
-            switch self {
-            case .failed: return true
-            case .idle, .loading, .waitingToRetry, .endReached: return false
-            }
-        }
-
-        /// Whether page dropping may remove pages at this end (nothing in flight or pending there).
-        var allowsDropping: Bool {
-            switch self {
-            case .idle, .failed, .endReached: return true
-            case .loading, .waitingToRetry: return false
+    /// The page is checked against the source contract: items outside the requested side of the
+    /// cursor, out of feed order or duplicated are removed, and an empty page that claims more counts
+    /// as the end; each such page is counted in ``Counters/sourceFaults``.
+    /// - Parameters:
+    ///   - request: the request as the controller issued it.
+    ///   - page: what the source returned.
+    ///   - now: milliseconds.
+    public mutating func pageArrived(_ request: FetchRequest, page: Page, now: Double) -> [FeedAction] {
+        handle { controller in
+            switch controller.accept(request) {
+            case .stale:
+                return
+            case .initial(let viewport):
+                controller.counters.initialPages += 1
+                var running = Running(
+                    top: .endReached, bottom: .idle, geometry: viewport.map { .current($0) } ?? .unknown,
+                    topStall: nil, bottomStall: nil)
+                controller.state = .modifying
+                controller.receiveInitial(page, in: &running)
+                controller.state = .running(running)
+            case .top(let load):
+                controller.modifyRunning { controller, running in
+                    switch load {
+                    case .refresh:
+                        controller.counters.refreshPages += 1
+                        controller.receiveRefresh(page, in: &running)
+                    case .gapFill(let gap):
+                        controller.counters.gapFillPages += 1
+                        controller.receiveGapFill(page, gap: gap, in: &running)
+                    case .prepend:
+                        controller.counters.prependPages += 1
+                        controller.receivePrepend(page, in: &running)
+                    }
+                }
+            case .more:
+                controller.modifyRunning { controller, running in
+                    controller.counters.morePages += 1
+                    controller.receiveMore(page, in: &running)
+                }
             }
         }
     }
 
-    /// A load with what it carries across attempts.
-    enum Load: Sendable {
-        case initial
-        case refresh
-        case gapFill(GapFill)
+    /// The load for `request` failed with `error` (a description for reports). The list is unchanged;
+    /// the direction waits `RetryPolicy.delay` and asks for a ``tick(now:)`` then
+    /// (``FeedAction/scheduleRetry(at:direction:)``), or gives up after `maxAttempts`.
+    public mutating func pageFailed(_ request: FetchRequest, error: String, now: Double) -> [FeedAction] {
+        handle { controller in
+            let answer = controller.accept(request)
+            if case .stale = answer { return }
+            controller.counters.failures += 1
+            let policy = controller.configuration.retry
+            let retryAt: Double?
+            if request.attempt < policy.maxAttempts {
+                let at = now + policy.delay(afterAttempt: request.attempt, unit: controller.rng.nextUnit())
+                controller.pending.append(.scheduleRetry(at: at, direction: request.direction))
+                retryAt = at
+            } else {
+                retryAt = nil
+            }
+            func failed<Load>(_ load: Load) -> Attempt<Load> {
+                guard let retryAt else { return .gaveUp(load, attempts: request.attempt, error: error) }
+                return .waitingToRetry(load, attempt: request.attempt, retryAt: retryAt, error: error)
+            }
+            switch answer {
+            case .stale:
+                return
+            case .initial(let viewport):
+                controller.state = .initializing(failed(InitialLoad()), viewport)
+            case .top(let load):
+                controller.modifyRunning { _, running in running.top = .active(failed(load)) }
+            case .more:
+                controller.modifyRunning { _, running in running.bottom = .active(failed(MoreLoad())) }
+            }
+        }
+    }
+
+    /// Whose an answer is, once ``accept(_:)`` took it.
+    private enum Answer {
+        /// Dropped (``FeedAction/dropStale(_:)`` emitted and counted).
+        case stale
+        /// Init's, with the viewport reported meanwhile; the state is for the caller to set.
+        case initial(Viewport?)
+        /// The top's load; the top lane is idle until the caller sets it.
+        case top(TopLoad)
+        /// The bottom's More; the bottom lane is idle until the caller sets it.
         case more
-        case prepend
+    }
 
-        var kind: LoadKind {
-            switch self {
-            case .initial: return .initial
-            case .refresh: return .refresh
-            case .gapFill: return .gapFill
-            case .more: return .more
-            case .prepend: return .prepend
+    /// Takes an answer off its direction (which becomes idle); `.stale` (and the answer dropped)
+    /// when it is not the direction's request in flight or belongs to an older generation.
+    private mutating func accept(_ request: FetchRequest) -> Answer {
+        func dropStale() -> Answer {
+            counters.staleDropped += 1
+            pending.append(.dropStale(request))
+            return .stale
+        }
+        if abandoned.remove(request.id) != nil { return dropStale() }
+        switch (state, request.direction) {
+        case (.initializing(.inFlight(let current, _), let viewport), .top) where current.id == request.id:
+            return .initial(viewport)
+        case (.running(let running), .top):
+            guard case .active(.inFlight(let current, let load)) = running.top, current.id == request.id else {
+                return dropStale()
             }
+            var answer = Answer.top(load)
+            modifyRunning { controller, running in
+                running.top = .idle
+                if request.generation != controller.generation {
+                    answer = controller.dropStaleAnswer(request, in: &running)
+                }
+            }
+            return answer
+        case (.running(let running), .bottom):
+            guard case .active(.inFlight(let current, _)) = running.bottom, current.id == request.id else {
+                return dropStale()
+            }
+            var answer = Answer.more
+            modifyRunning { controller, running in
+                running.bottom = .idle
+                if request.generation != controller.generation {
+                    answer = controller.dropStaleAnswer(request, in: &running)
+                }
+            }
+            return answer
+        case (.notStarted, _), (.initializing, _):
+            return dropStale()
+        case (.modifying, _):
+            preconditionFailure("an answer while a handler holds the state")
         }
     }
 
-    /// A Refresh whose newest page did not reach the current first item.
-    struct GapFill: Sendable {
-        /// The newest page's items (feed order), all newer than the current first item.
-        var newest: [Item]
-        /// Items loaded so far just above the current first item (feed order), contiguous with it.
-        var filled: [Item]
-        /// Gap-fill pages loaded so far.
-        var pagesLoaded: Int
+    /// A direction's own answer of an older generation: dropped, and the now idle direction may load.
+    private mutating func dropStaleAnswer(_ request: FetchRequest, in running: inout Running) -> Answer {
+        counters.staleDropped += 1
+        pending.append(.dropStale(request))
+        checkTriggers(in: &running)
+        return .stale
     }
 }

@@ -114,6 +114,7 @@ extension LoadReport {
         consistency.sessions = Array(all.flatMap(\.consistency.sessions).sorted { $0.session < $1.session }.prefix(50))
         merged.consistency = consistency
         merged.timeline = try mergeTimelines(reports)
+        merged.stages = try mergeStages(reports)
         merged.droppedIterations = sum(\.droppedIterations)
         // The run's thresholds measured again on the merged data (a segment's verdict is only its
         // own share's); an abort in any segment stays recorded.
@@ -158,6 +159,48 @@ extension LoadReport {
             }
         }
         return merged
+    }
+
+    /// The stages added stage by stage (by name; each segment's report names the whole run's
+    /// stages): counts summed, histograms added and their percentiles recomputed, the measured
+    /// start the earliest and the end the latest, pages/s over that span, sessions active at the
+    /// end summed. A stage only some segments reached is the sum of those that did.
+    /// - Throws: ``LoadReportMergeError`` for a stage without histograms (an older feedsim's report).
+    private static func mergeStages(_ reports: [(name: String, report: LoadReport)]) throws -> [LoadStageReport] {
+        var order: [String] = []
+        var parts: [String: [(name: String, stage: LoadStageReport)]] = [:]
+        for (name, report) in reports {
+            for stage in report.stages {
+                if parts[stage.name] == nil { order.append(stage.name) }
+                parts[stage.name, default: []].append((name, stage))
+            }
+        }
+        return try order.map { stageName in
+            let entries = parts[stageName] ?? []
+            for (name, stage) in entries where stage.histograms == nil {
+                throw LoadReportMergeError("\(name): stage \(stage.name) carries no histograms (written by an older feedsim)")
+            }
+            let stages = entries.map(\.stage)
+            var merged = stages[0]
+            func sum(_ value: (LoadStageReport) -> Int) -> Int { stages.reduce(0) { $0 + value($1) } }
+            merged.startS = stages.map(\.startS).min() ?? 0
+            merged.endS = stages.map(\.endS).max() ?? 0
+            merged.sessionsStarted = sum(\.sessionsStarted)
+            merged.sessionsCompleted = sum(\.sessionsCompleted)
+            merged.sessionsInterrupted = sum(\.sessionsInterrupted)
+            merged.sessionsFailed = sum(\.sessionsFailed)
+            merged.sessionsActiveAtEnd = sum(\.sessionsActiveAtEnd)
+            merged.droppedIterations = sum(\.droppedIterations)
+            merged.pages = sum(\.pages)
+            merged.pagesPerSecond = round(Double(merged.pages) / max(merged.endS - merged.startS, 1e-9), 1)
+            merged.errors = sum(\.errors)
+            merged.replaysFinished = sum(\.replaysFinished)
+            merged.blankMeanSum = stages.reduce(0) { $0 + ($1.blankMeanSum ?? 0) }
+            let histograms = try mergeHistograms(
+                entries.map { ("\($0.name) stage \(stageName)", $0.stage.histograms ?? [:]) })
+            merged.setFigures(from: histograms)
+            return merged
+        }
     }
 
     /// The timelines added interval by interval: interval k of every segment (k seconds after its

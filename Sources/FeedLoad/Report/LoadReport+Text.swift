@@ -20,6 +20,8 @@ extension LoadReport {
         if let stages = s.stages {
             arrival = s.arrivalRate == nil ? "closed, stages \(stages)" : "open, stages \(stages), \(Self.count(s.sessions, "slot"))"
         }
+        // A segment runs its share of the sessions, slots, rate or ramp; the figures shown are the whole run's.
+        if let segment = s.segment { arrival = "segment \(segment) of \(arrival)" }
         lines.append("load: \(s.db) feed \(s.feed), \(arrival), time scale \(s.timeScale), \(s.pagination.rawValue) pages of \(s.pageSize)")
         lines.append("  traces \(s.traces.joined(separator: ",")), layout \(s.layout), \(Self.count(s.workers, "worker")), \(Self.count(s.writers, "writer"))"
             + (s.writers > 0 ? " at \(Self.fixed(s.writeRate, 1)) items/s" : "") + ", seed \(s.seed)"

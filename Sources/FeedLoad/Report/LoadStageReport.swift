@@ -50,6 +50,11 @@ public struct LoadStageReport: Codable, Hashable, Sendable {
     /// Time to first content of the finished replays that showed content, virtual ms.
     public var timeToFirstContentP50Ms: Double?
     public var timeToFirstContentP95Ms: Double?
+    /// The stage's histograms by query kind, `ttfc` and `blank` (as ``LoadReport/histograms``),
+    /// and its finished replays' blank fractions summed, so `feedsim report merge` adds the stages
+    /// of several segments exactly; `nil` in reports written before they were kept.
+    public var histograms: [String: LatencyHistogram.Buckets]?
+    public var blankMeanSum: Double?
 
     /// The stage between snapshots `a` (its start) and `b` (its end).
     /// - Parameter stage: its index in `stages`, `nil` for the whole run (`all`).
@@ -84,27 +89,43 @@ public struct LoadStageReport: Codable, Hashable, Sendable {
         pages = after.pages - before.pages
         pagesPerSecond = LoadReport.round(Double(pages) / length, 1)
         errors = after.errors.values.reduce(0, +) - before.errors.values.reduce(0, +)
-        var latency: [String: Latency] = [:]
-        var pageHistogram = LatencyHistogram()
+        var histograms: [String: LatencyHistogram] = [:]
         for (kind, histogram) in after.latency {
             let delta = histogram.subtracting(before.latency[kind] ?? LatencyHistogram())
-            guard delta.count > 0 else { continue }
+            if delta.count > 0 { histograms[kind.rawValue] = delta }
+        }
+        let ttfc = after.timeToFirstContent.subtracting(before.timeToFirstContent)
+        if ttfc.count > 0 { histograms[LoadReport.timeToFirstContentKey] = ttfc }
+        let blank = after.blankFraction.subtracting(before.blankFraction)
+        if blank.count > 0 { histograms[LoadReport.blankFractionKey] = blank }
+        replaysFinished = after.replaysFinished - before.replaysFinished
+        blankMeanSum = after.blankMeanSum - before.blankMeanSum
+        latency = [:]
+        setFigures(from: histograms)
+    }
+
+    /// ``histograms`` from `histograms`, and the latency, page p99, blank and time-to-first-content
+    /// figures computed from them (and from ``blankMeanSum`` and ``replaysFinished``).
+    mutating func setFigures(from histograms: [String: LatencyHistogram]) {
+        self.histograms = histograms.mapValues(\.buckets)
+        var latency: [String: Latency] = [:]
+        var pageHistogram = LatencyHistogram()
+        for (key, delta) in histograms {
+            guard let kind = QueryKind(rawValue: key) else { continue }
             if kind != .rows && kind != .insert { pageHistogram.merge(delta) }
             func ms(_ q: Double) -> Double { LoadReport.round(Double(delta.value(atQuantile: q) ?? 0) / 1e6, 4) }
             latency[kind.rawValue] = Latency(count: delta.count, p50: ms(0.5), p95: ms(0.95), p99: ms(0.99))
         }
         self.latency = latency
         pageP99Ms = pageHistogram.value(atQuantile: 0.99).map { LoadReport.round(Double($0) / 1e6, 4) }
-        replaysFinished = after.replaysFinished - before.replaysFinished
         blankMeanFraction =
-            replaysFinished > 0
-            ? LoadReport.round((after.blankMeanSum - before.blankMeanSum) / Double(replaysFinished), 6) : nil
-        let blank = after.blankFraction.subtracting(before.blankFraction)
+            replaysFinished > 0 ? LoadReport.round((blankMeanSum ?? 0) / Double(replaysFinished), 6) : nil
+        let blank = histograms[LoadReport.blankFractionKey] ?? LatencyHistogram()
         // A difference of histograms knows its top only to the bucket's upper bound: cap at 1.
         blankP95Fraction = blank.value(atQuantile: 0.95).map {
             LoadReport.round(min(Double($0) / LoadMetrics.blankFractionScale, 1), 6)
         }
-        let ttfc = after.timeToFirstContent.subtracting(before.timeToFirstContent)
+        let ttfc = histograms[LoadReport.timeToFirstContentKey] ?? LatencyHistogram()
         timeToFirstContentP50Ms = ttfc.value(atQuantile: 0.5).map { LoadReport.round(Double($0) / 1e6, 3) }
         timeToFirstContentP95Ms = ttfc.value(atQuantile: 0.95).map { LoadReport.round(Double($0) / 1e6, 3) }
     }

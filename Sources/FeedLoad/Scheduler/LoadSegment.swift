@@ -92,4 +92,13 @@ public struct SessionShare: Hashable, Sendable {
 
     /// The number of the `k`-th session this share starts (from 0).
     public func session(_ k: Int) -> Int { first + k * stride }
+
+    /// This share's part of `total` sessions running at once in a ramp (`--stages` with
+    /// `--segment`): of the ranks `0..<total`, those dealt to it (`r mod stride = first`), so
+    /// the parts of the N segments add up to `total` at every instant and a ramp's first session
+    /// is segment 1's, as session 0 is. All of them for a single run.
+    public func part(of total: Int) -> Int {
+        guard total > first else { return 0 }
+        return (total - first + stride - 1) / stride
+    }
 }

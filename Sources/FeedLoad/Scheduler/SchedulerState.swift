@@ -34,7 +34,7 @@ struct SchedulerState: ~Copyable {
     private(set) var counts = SessionCounts()
     /// The ramp, when the load has stages (`nil`: the model's constant sessions or rate).
     private var stages: LoadStages?
-    /// Arrivals of a ramped open model handed out so far (due or dropped).
+    /// Arrivals of a ramped open model handed out so far (due or dropped), this share's.
     private var arrivalsDue = 0
     /// Sessions handed out to be retired (a ramp down) that have not ended yet.
     private var retiring = 0
@@ -52,7 +52,7 @@ struct SchedulerState: ~Copyable {
         case .closed(let sessions): pendingStarts = stages == nil ? sessions : 0
         case .open:
             nextArrival = stages == nil
-                ? now.advanced(by: share.firstArrival) : stages?.arrivalTime(1).map { now.advanced(by: .seconds($0)) }
+                ? now.advanced(by: share.firstArrival) : rampArrival(0, from: now)
         }
     }
 
@@ -66,11 +66,18 @@ struct SchedulerState: ~Copyable {
 
     /// The arrival after `arrival`: one interval later at a constant rate, or the ramp's next.
     private mutating func arrival(after arrival: ContinuousClock.Instant, rate: Double) -> ContinuousClock.Instant? {
-        guard let stages, let start = startInstant else {
+        guard stages != nil, let start = startInstant else {
             return arrival.advanced(by: .nanoseconds(Int64((1e9 / rate).rounded())))
         }
         arrivalsDue += 1
-        return stages.arrivalTime(arrivalsDue + 1).map { start.advanced(by: .seconds($0)) }
+        return rampArrival(arrivalsDue, from: start)
+    }
+
+    /// When this share's `k`-th arrival of a ramp (from 0) is due: the single run's arrival
+    /// number `share.session(k)` (from 0), so a segment's arrivals are the whole run's dealt out
+    /// (k6's `ramping-arrival-rate` over execution segments); `nil` when the stages end first.
+    private func rampArrival(_ k: Int, from start: ContinuousClock.Instant) -> ContinuousClock.Instant? {
+        stages?.arrivalTime(share.session(k) + 1).map { start.advanced(by: .seconds($0)) }
     }
 
     mutating func nextJob(now: ContinuousClock.Instant, stopped: Bool) -> Job {
@@ -90,7 +97,7 @@ struct SchedulerState: ~Copyable {
         switch model {
         case .closed:
             if let stages {
-                let wanted = stages.sessions(atSeconds: elapsed(now))
+                let wanted = share.part(of: stages.sessions(atSeconds: elapsed(now)))
                 target = wanted
                 if counts.active < wanted && !exhausted { return create() }
             } else if pendingStarts > 0 && !exhausted {

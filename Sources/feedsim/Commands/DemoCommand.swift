@@ -1,4 +1,5 @@
 import FeedReplay
+import FeedStore
 import FeedReport
 import Foundation
 
@@ -27,12 +28,18 @@ let demoCommand = Command(
             }
         }
         var recordings: [ReplayRecording] = []
-        let runs = try FeedDemo.run(recorder: { trace in
-            guard htmlDirectory != nil else { return nil }
-            let recording = ReplayRecording(refreshRate: trace.header.refreshRate)
-            recordings.append(recording)
-            return recording
-        })
+        let runs: [FeedDemo.Run]
+        do {
+            runs = try FeedDemo.run(recorder: { trace in
+                guard htmlDirectory != nil else { return nil }
+                let recording = ReplayRecording(refreshRate: trace.header.refreshRate)
+                recordings.append(recording)
+                return recording
+            })
+        } catch StoreError.interrupted {
+            // The demo's database is a temporary one of its own: nothing of the user's was touched.
+            throw InterruptedCommand(outcome: "the demo stopped; its temporary database was removed")
+        }
         if let htmlDirectory {
             try writeDemoHTML(runs: runs, recordings: recordings, directory: htmlDirectory)
         }

@@ -59,7 +59,8 @@ let loadCommand = Command(
         OptionSpec(
             "--segment", .value, "I/N",
             help: "Run the I-th of N shares of the sessions (session k when k mod N = I-1, same seeds and traces) "
-                + "and of --sessions, --writers, --arrival-rate; merge the N reports with feedsim report merge."),
+                + "and of --sessions, --writers, --arrival-rate and a --stages ramp; merge the N reports with feedsim "
+                + "report merge."),
         OptionSpec(
             "--time-scale", "K|max", accepts: .numberOrWord(0.000_001...1_000_000, word: "max"), default: "1",
             help: "Virtual time per wall time: 1 real time, 10 ten times faster, max no waiting."),
@@ -177,9 +178,6 @@ enum LoadCommandSupport {
         // Usage first: a layout option the layout does not read is refused before any file is opened.
         let thresholds = try thresholds(arguments)
         let (model, stages) = try arrivalModel(arguments, sessions: try arguments.int("--sessions") ?? 8)
-        if segment != nil, stages != nil {
-            throw UsageError("--segment: a ramped load (--stages, --arrival-rate RAMP) cannot be split into segments yet", showsUsage: false)
-        }
         let layout = try LayoutOptions.configuration(from: arguments, defaultKind: .grid)
         var replay = try ReplayOptionsParsing.options(from: arguments)
         // A layout with a refresh view: the refresh control holds its height open while refreshing.
@@ -217,7 +215,8 @@ enum LoadCommandSupport {
             writers: try arguments.int("--writers") ?? 0,
             writeRate: try arguments.double("--write-rate") ?? 10,
             writeBatch: try arguments.int("--write-batch") ?? 1,
-            writerPreset: arguments.value("--writer-preset") ?? "mixed", seed: try ReplayOptionsParsing.seed(arguments),
+            writerPreset: try namedPreset(arguments.value("--writer-preset") ?? "mixed", option: "--writer-preset").name,
+            seed: try ReplayOptionsParsing.seed(arguments),
             keepWrites: arguments.flag("--keep-writes"))
         configuration.writeMix = writeMix
         configuration.iterations = try arguments.int("--iterations")
