@@ -43,7 +43,16 @@ public struct ReportMetrics: Sendable, Equatable {
             case .bool(let b): numbers[path] = b ? 1 : 0
             case .string(let s): texts[path] = s
             case .null: texts[path] = "none"
-            case .array(let items): numbers[path + ".count"] = Double(items.count)
+            case .array(let items):
+                // A point or a size (`final.content_offset: [x, y]`, `content_size: [width, height]`) is its
+                // coordinates, not a count of 2; any other list (transitions, violations) its length.
+                let pair = items.compactMap { if case .number(let n) = $0 { n } else { nil } }
+                if items.count == 2, pair.count == 2, path.hasSuffix("_offset") || path.hasSuffix("_size") {
+                    let names = path.hasSuffix("_size") ? ["width", "height"] : ["x", "y"]
+                    for (name, n) in zip(names, pair) { numbers[path + "." + name] = n }
+                } else {
+                    numbers[path + ".count"] = Double(items.count)
+                }
             case .object(let members):
                 for (key, member) in members { walk(member, path.isEmpty ? key : path + "." + key) }
             }

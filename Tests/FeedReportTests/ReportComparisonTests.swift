@@ -28,6 +28,12 @@ import Testing
         #expect(more.percent == (Double(b.pages.more) - 3) / 3 * 100)
         // Every numeric figure of both reports is listed.
         #expect(comparison.rows.count == (try metrics(a, "a")).figures.count)
+        // The final content offset and size are their coordinates (the JSON's [x, y] and [width, height]).
+        let offsetY = try #require(comparison.rows.first { $0.key == "final.content_offset.y" })
+        #expect(offsetY.a == a.final.contentOffset[1] && offsetY.b == b.final.contentOffset[1])
+        let width = try #require(comparison.rows.first { $0.key == "final.content_size.width" })
+        #expect(width.a == a.final.contentSize[0])
+        #expect(!comparison.rows.contains { $0.key == "final.content_offset.count" || $0.key == "final.content_size.count" })
     }
 
     @Test(arguments: [

@@ -300,9 +300,22 @@ struct BadInputProcessTests {
         #expect(!outcome.signalled)
         #expect(outcome.stderr.contains(signal == SIGINT ? "SIGINT" : "SIGTERM"))
         #expect(outcome.stderr.contains("rolled back, nothing was written"))
+        // The seed created the file: it is removed again, with its WAL, rather than left as an empty database.
+        for file in [db, db + "-wal", db + "-shm"] {
+            #expect(!FileManager.default.fileExists(atPath: file), "\(file) left behind")
+        }
+    }
+
+    @Test func aSeedInterruptedInAnExistingDatabaseKeepsItAsItWas() throws {
+        let db = try seeded(count: 50)
+        let (outcome, wasReady) = try interrupt(
+            ["seed", "--db", db, "--feed", "more", "--preset", "photos", "--count", "5000000"], with: SIGINT
+        ) { walSize(db) > 200_000 }
+        try #require(wasReady, "the seed finished before it could be interrupted: \(outcome.status) \(outcome.stderr)")
+        #expect(outcome.status == 130, "\(outcome.stderr)")
         let store = try ItemStore.openReadOnly(path: db)
-        #expect(try store.stats().totalItems == 0)
-        #expect(try store.feeds().isEmpty, "not even the feed")
+        #expect(try store.stats().totalItems == 50)
+        #expect(try store.feedID(named: "more") == nil, "not even the feed")
     }
 
     @Test func anImportInterruptedBySIGTERMWritesNothing() throws {

@@ -209,10 +209,29 @@ struct NewcomerFindingsProcessTests {
         ])
         #expect(outcome.status == 0, "\(outcome.stderr)")
         #expect(outcome.stdout.contains("closed, 1 session, time scale max"), "\(outcome.stdout)")
-        #expect(outcome.stdout.contains(", 1 worker, 0 writers, seed 1"), "\(outcome.stdout)")
+        #expect(outcome.stdout.contains("\n  pagination sessions of 3 pages, 1 worker, 0 writers, seed 1"), "\(outcome.stdout)")
+        #expect(!outcome.stdout.contains("traces "), "pagination sessions play no trace: \(outcome.stdout)")
         #expect(outcome.stdout.contains("\npagination: 3 pages, "), "\(outcome.stdout)")
         #expect(!outcome.stdout.contains("\nreplay: "), "\(outcome.stdout)")
         #expect(outcome.stdout.contains("\nwrites: no writers\n"), "\(outcome.stdout)")
+    }
+
+    @Test func anOptionTypoSuggestsTheNearestOptionAndALayoutMismatchIsOneLine() throws {
+        let db = try seeded()
+        let trace = path("t.jsonl")
+        #expect(try feedsim.run(["trace", "synth", "--model", "skimmer", "--duration", "2", "--seed", "1", "-o", trace]).status == 0)
+        let typo = try feedsim.run(["replay", "--db", db, "--trace", trace, "--pagesize", "10"])
+        #expect(typo.status == 64)
+        #expect(typo.stderrLines.first == "feedsim replay: unknown option '--pagesize' (did you mean '--page-size'?)")
+        let vary = try feedsim.run(["sweep", "--db", db, "--trace", trace, "--vary", "page-sise=10,20"])
+        #expect(vary.status == 64)
+        #expect(vary.stderrLines == [
+            "feedsim sweep: --vary: unknown option 'page-sise' (did you mean 'page-size'? any option of "
+                + "`feedsim replay --help` but --db, --trace and outputs)"
+        ])
+        let mosaic = try feedsim.run(["replay", "--db", db, "--trace", trace, "--layout", "mosaic", "--columns", "3"])
+        #expect(mosaic.status == 64)
+        #expect(mosaic.stderrLines.count == 1 && mosaic.stderrLines[0].hasPrefix("feedsim replay: --columns is not used by the mosaic layout"))
     }
 
     @Test func versionPrintsTheVersionAndAnUnknownCommandSuggestsTheNearest() throws {

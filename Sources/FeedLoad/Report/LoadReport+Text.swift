@@ -23,7 +23,11 @@ extension LoadReport {
         // A segment runs its share of the sessions, slots, rate or ramp; the figures shown are the whole run's.
         if let segment = s.segment { arrival = "segment \(segment) of \(arrival)" }
         lines.append("load: \(s.db) feed \(s.feed), \(arrival), time scale \(s.timeScale), \(s.pagination.rawValue) pages of \(s.pageSize)")
-        lines.append("  traces \(s.traces.joined(separator: ",")), layout \(s.layout), \(Self.count(s.workers, "worker")), \(Self.count(s.writers, "writer"))"
+        // Pagination sessions page without a trace or a layout.
+        let paginates = s.session?.hasPrefix("pagination") == true
+        let budget = s.session?.split(separator: ":").dropFirst().first.map { " of \(Self.count(Int($0) ?? 0, "page"))" } ?? ""
+        let shape = paginates ? "pagination sessions\(budget)" : "traces \(s.traces.joined(separator: ",")), layout \(s.layout)"
+        lines.append("  \(shape), \(Self.count(s.workers, "worker")), \(Self.count(s.writers, "writer"))"
             + (s.writers > 0 ? " at \(Self.fixed(s.writeRate, 1)) items/s" : "") + ", seed \(s.seed)"
             + (s.latency == "fixed:0" ? "" : ", client latency \(s.latency)"))
         let early =
@@ -39,14 +43,18 @@ extension LoadReport {
         lines.append(
             "throughput: \(pages) pages (\(Self.fixed(pagesPerSecond, 1))/s), \(items) items, "
                 + "\(rows) rows (\(Self.fixed(rowsPerSecond, 1))/s)")
-        if s.session?.hasPrefix("pagination") == true {
-            // Pagination sessions page down without frames: their steps are pages.
+        // Pagination sessions page down without frames: their steps are pages.
+        let (steps, unit) =
+            paginates ? ("pagination: \(pages) pages", "pages") : ("replay: \(frames) frames", "frames")
+        if source != nil {
+            // An HTTP feed API's requests run on the worker's libcurl multi handle while other sessions
+            // step: their time is not part of the steps' time (and adds up over concurrent requests).
             lines.append(
-                "pagination: \(pages) pages, \(Self.fixed(replaySeconds * 1e3, 1)) ms in pages, of which "
-                    + "\(Self.fixed(querySeconds * 1e3, 1)) ms in queries")
+                "\(steps), \(Self.fixed(replaySeconds * 1e3, 1)) ms in \(unit) (without waiting); requests took "
+                    + "\(Self.fixed(querySeconds * 1e3, 1)) ms in all, concurrently")
         } else {
             lines.append(
-                "replay: \(frames) frames, \(Self.fixed(replaySeconds * 1e3, 1)) ms in frames, of which "
+                "\(steps), \(Self.fixed(replaySeconds * 1e3, 1)) ms in \(unit), of which "
                     + "\(Self.fixed(querySeconds * 1e3, 1)) ms in queries")
         }
         if s.writers == 0, inserted == 0, updated == 0, deleted == 0, insertTransactions == 0 {

@@ -68,6 +68,10 @@ public struct LoadReport: Codable, Sendable {
         public var latency: String
         /// Whether the run stops at the first threshold breach (`--abort-on-fail`).
         public var abortOnFail: Bool
+        /// The replay sessions' client-side row fetch latency and failures (`--row-latency`,
+        /// `--row-faults`); `nil` when not given (rows then come with the page's `latency`, no faults).
+        public var rowLatency: String? = nil
+        public var rowFaults: String? = nil
     }
 
     public var settings: Settings
@@ -160,7 +164,8 @@ public struct LoadReport: Codable, Sendable {
             stages: configuration.stages.map { ramp in
                 if case .open = configuration.model { ramp.description(perSecond: true) } else { ramp.description(perSecond: false) }
             },
-            latency: configuration.latency.description, abortOnFail: configuration.abortOnFail)
+            latency: configuration.latency.description, abortOnFail: configuration.abortOnFail,
+            rowLatency: configuration.replay.rowLatency?.description, rowFaults: configuration.replay.rowFaults?.description)
         let seconds = elapsed.seconds
         elapsedSeconds = seconds
         self.stoppedEarly = stoppedEarly

@@ -68,7 +68,8 @@ struct ParsedArguments {
                 inline = String(token[token.index(after: eq)...])
             }
             guard let spec = byName[name] else {
-                throw UsageError("unknown option '\(name)'")
+                let suggestion = nearestName(to: name, among: Array(byName.keys)).map { " (did you mean '\($0)'?)" } ?? ""
+                throw UsageError("unknown option '\(name)'" + suggestion)
             }
             switch spec.kind {
             case .flag:

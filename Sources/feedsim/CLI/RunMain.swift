@@ -14,6 +14,12 @@ func nearestCommand(to args: [String], in commands: [Command]) -> String? {
     let candidates = groups.contains(first) && args.count > 1
         ? commands.map(\.name).filter { $0.hasPrefix(first + " ") }
         : Array(Set(commands.map { String($0.name.split(separator: " ")[0]) })).sorted()
+    return nearestName(to: typed, among: candidates)
+}
+
+/// The name among `candidates` closest to `typed` by edit distance (ties: the first in sorted
+/// order): at most 2 edits and fewer than `typed`'s length, else `nil`. For "did you mean".
+func nearestName(to typed: String, among candidates: [String]) -> String? {
     let scored = candidates.map { ($0, editDistance(typed, $0)) }.sorted { ($0.1, $0.0) < ($1.1, $1.0) }
     guard let best = scored.first, best.1 <= 2, best.1 < typed.count else { return nil }
     return best.0

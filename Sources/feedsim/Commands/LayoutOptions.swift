@@ -120,7 +120,8 @@ enum LayoutOptions {
         let used = Set(kind.parameters.map { "--" + $0 })
         for spec in specs where spec.name != "--kind" && spec.name != "--layout" && arguments.flag(spec.name) && !used.contains(spec.name) {
             let uses = kind.parameters.isEmpty ? "no layout options" : kind.parameters.map { "--" + $0 }.joined(separator: ", ")
-            throw UsageError("\(spec.name) is not used by the \(kind.rawValue) layout (\(kind.rawValue) uses \(uses))")
+            throw UsageError(
+                "\(spec.name) is not used by the \(kind.rawValue) layout (\(kind.rawValue) uses \(uses))", showsUsage: false)
         }
     }
 

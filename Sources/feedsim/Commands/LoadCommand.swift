@@ -161,7 +161,18 @@ enum LoadCommandSupport {
     }
 
     /// `feedsim replay`'s options but latency and faults: a load's latency and failures are real.
-    static let replaySpecs = ReplayOptionsParsing.specs.filter { !["--latency", "--faults"].contains($0.name) }
+    static let replaySpecs = ReplayOptionsParsing.specs.filter { !["--latency", "--faults"].contains($0.name) }.map { spec in
+        var spec = spec
+        switch spec.name {
+        case "--row-latency":
+            spec.help = "Replay sessions' row fetch latency, added client-side as --latency (default: the --latency model)."
+        case "--row-faults":
+            spec.help = "Replay sessions' injected row fetch failures: error=P,timeout=P,timeout-ms=MS,outage=START-END "
+                + "(default none); a failed batch is asked again next frame, and shows as blank area, not as errors."
+        default: break
+        }
+        return spec
+    }
 
     /// The load configuration from the command line. - Throws: ``UsageError`` or ``CommandFailure``.
     static func configuration(_ arguments: ParsedArguments) throws -> LoadConfiguration {

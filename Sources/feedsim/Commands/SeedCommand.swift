@@ -48,43 +48,67 @@ let seedCommand = Command(
             throw UsageError("--append and --replace exclude each other")
         }
         let mode: Seeder.Mode = arguments.flag("--append") ? .append : arguments.flag("--replace") ? .replace : .intoEmpty
-        let database = try FeedDatabase.open(path, for: .create)
-        let showProgress = standardErrorIsTerminal
-        let progress = { (done: Int) in
-            if showProgress { StoreCommandSupport.progressBar(done: done, total: count) }
+        // A SQLite file this seed creates is removed again when the seed fails or is interrupted, so
+        // "nothing was written" holds for the file too (not an empty database left behind).
+        var createdFile: String?
+        if case .sqlitePath(let file) = FeedDatabase.Target(path), !FileManager.default.fileExists(atPath: file) {
+            createdFile = file
         }
-        let began = ContinuousClock.now
-        let items: Int
-        switch database {
-        case .sqlite(let store):
-            items = try Seeder.seed(
-                store, feedNamed: feedName, mode: mode, preset: preset, seed: seed, start: start, count: count,
-                progress: progress, shouldStop: Interruption.shared.shouldStop
-            ).items
-        case .postgres(let store):
-            let postgresMode: PostgresSeedMode = switch mode {
-            case .intoEmpty: .intoEmpty
-            case .append: .append
-            case .replace: .replace
+        do {
+            return try seedDatabase(
+                path: path, mode: mode, feedName: feedName, preset: preset, seed: seed, start: start, count: count)
+        } catch {
+            if let createdFile {
+                for file in [createdFile, createdFile + "-wal", createdFile + "-shm", createdFile + "-journal"] {
+                    try? FileManager.default.removeItem(atPath: file)
+                }
             }
-            items = try FeedDatabase.interruptible {
-                try store.seed(
-                    feedNamed: feedName, mode: postgresMode, count: count,
-                    makeGenerator: { newest in
-                        var generator = ItemGenerator(preset: preset, seed: seed, start: newest ?? start)
-                        return { generator.next() }
-                    }, progress: progress, shouldStop: Interruption.shared.shouldStop
-                ).items
-            }
+            throw error
         }
-        let seconds = StoreCommandSupport.seconds(since: began)
-        let rate = seconds > 0 ? Double(items) / seconds : 0
-        print(
-            "seeded \(items) items into feed '\(feedName)' of \(database.name) in "
-                + String(format: "%.2f s (%.0f rows/s)", seconds, rate))
-        return 0
     }
 )
+
+/// Seeds `count` items into `feedName` of the database at `path` and prints the rate; the store is
+/// closed when this returns. - Throws: what opening or seeding throws.
+private func seedDatabase(
+    path: String, mode: Seeder.Mode, feedName: String, preset: Preset, seed: UInt64, start: Int64, count: Int
+) throws -> Int32 {
+    let database = try FeedDatabase.open(path, for: .create)
+    let showProgress = standardErrorIsTerminal
+    let progress = { (done: Int) in
+        if showProgress { StoreCommandSupport.progressBar(done: done, total: count) }
+    }
+    let began = ContinuousClock.now
+    let items: Int
+    switch database {
+    case .sqlite(let store):
+        items = try Seeder.seed(
+            store, feedNamed: feedName, mode: mode, preset: preset, seed: seed, start: start, count: count,
+            progress: progress, shouldStop: Interruption.shared.shouldStop
+        ).items
+    case .postgres(let store):
+        let postgresMode: PostgresSeedMode = switch mode {
+        case .intoEmpty: .intoEmpty
+        case .append: .append
+        case .replace: .replace
+        }
+        items = try FeedDatabase.interruptible {
+            try store.seed(
+                feedNamed: feedName, mode: postgresMode, count: count,
+                makeGenerator: { newest in
+                    var generator = ItemGenerator(preset: preset, seed: seed, start: newest ?? start)
+                    return { generator.next() }
+                }, progress: progress, shouldStop: Interruption.shared.shouldStop
+            ).items
+        }
+    }
+    let seconds = StoreCommandSupport.seconds(since: began)
+    let rate = seconds > 0 ? Double(items) / seconds : 0
+    print(
+        "seeded \(items) items into feed '\(feedName)' of \(database.name) in "
+            + String(format: "%.2f s (%.0f rows/s)", seconds, rate))
+    return 0
+}
 
 /// The preset an option names (`--preset`, `--insert-preset`).
 /// - Throws: ``UsageError`` naming the option and listing the presets for an unknown name (a value the

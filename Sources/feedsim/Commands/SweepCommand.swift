@@ -147,9 +147,12 @@ struct SweepPlan {
         let byName = Dictionary(variableSpecs.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
         for axis in axes {
             guard byName["--" + axis.option] != nil else {
+                let near = nearestName(to: "--" + axis.option, among: Array(byName.keys)).map {
+                    "did you mean '\($0.dropFirst(2))'? "
+                } ?? ""
                 throw UsageError(
-                    "--vary: unknown option '\(axis.option)' (any option of `feedsim replay --help` but --db, --trace and outputs)"
-                )
+                    "--vary: unknown option '\(axis.option)' (\(near)any option of `feedsim replay --help` but --db, --trace "
+                        + "and outputs)", showsUsage: false)
             }
         }
         // The fixed options of the command line, as tokens for each combination's own parse.
