@@ -85,6 +85,9 @@ extension SupplementaryViewHosting {
     }
 
     public func setSupplementaryView(ofKind kind: SupplementaryKind, hidden: Bool) {
+        // No change, no write: the replay sets the footer every frame, and a write counts as a
+        // change of the layout (``CollectionLayout/layoutGeneration``).
+        guard supplementary.hidden.contains(kind) != hidden else { return }
         if hidden { supplementary.hidden.insert(kind) } else { supplementary.hidden.remove(kind) }
     }
 }

@@ -61,6 +61,18 @@ public protocol CollectionLayout: AnyObject {
     /// Whether cells must be measured when they are configured (estimated sizes until then, as
     /// `UITableView.estimatedRowHeight`): the driver then calls ``setMeasuredSize(_:forItemAt:contentOffset:)``.
     var isSelfSizing: Bool { get }
+
+    /// A number that changes whenever anything the layout answers may change (any mutation:
+    /// prepare, append, prepend, removals, bounds changes, supplementary views shown or hidden,
+    /// measured sizes); `nil` when the layout does not keep one (the default).
+    ///
+    /// While it stays the same, a caller may keep the answer of ``attributesForElements(in:)`` for
+    /// a rect `Q` and filter it for any rect inside `Q` instead of asking again: a layout that
+    /// returns a generation promises that such a filtered answer equals the layout's own answer
+    /// for the smaller rect, elements and order (true when every answer is in index order, as
+    /// this protocol asks). The virtualizer does so while a scroll stays inside the rect it asked
+    /// for (``Virtualizer``'s element cache).
+    var layoutGeneration: Int? { get }
 }
 
 extension CollectionLayout {
@@ -75,6 +87,9 @@ extension CollectionLayout {
 
     /// Layouts place items from their intrinsic sizes up front unless they say otherwise.
     public var isSelfSizing: Bool { false }
+
+    /// Layouts that do not count their changes have no generation: callers ask them every time.
+    public var layoutGeneration: Int? { nil }
 }
 
 /// A layout configuration that cannot lay anything out.

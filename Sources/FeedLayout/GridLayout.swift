@@ -22,10 +22,16 @@
 /// change the count: O(1).
 public final class GridLayout: CollectionLayout, SupplementaryViewHosting, ArithmeticLayout {
     public let configuration: LayoutConfiguration
-    public internal(set) var itemCount = 0
-    public private(set) var viewport = Size.zero
-    private var itemSize = Size.zero
-    var supplementary: SupplementaryViews
+    // Every stored property an answer depends on bumps the generation when it is set (each
+    // mutation of the grid goes through one of them).
+    public internal(set) var itemCount = 0 { didSet { generation &+= 1 } }
+    public private(set) var viewport = Size.zero { didSet { generation &+= 1 } }
+    private var itemSize = Size.zero { didSet { generation &+= 1 } }
+    var supplementary: SupplementaryViews { didSet { generation &+= 1 } }
+    private var generation = 0
+
+    /// Changes with every mutation (see ``CollectionLayout/layoutGeneration``).
+    public var layoutGeneration: Int? { generation }
 
     init(configuration: LayoutConfiguration) {
         self.configuration = configuration

@@ -87,6 +87,8 @@ extension Virtualizer {
         // The next update must compare the ranges again, even when they did not move.
         lastPreloadIDs = []
         lastPreloadIndices = []
+        // And list the preload range again, even when its edges crossed no element.
+        preloadWindow = MembershipWindow()
         preloadClaimsStale = true
     }
 

@@ -28,81 +28,132 @@ extension Virtualizer {
         let preloadRect = rangeRect(
             configuration.preload, viewport: visibleRect, direction: direction, visibleIndexRange: visibleIndices)
 
-        // One query for both ranges: they share the viewport's cross-axis extent, so the bounding
-        // rect of the two is exactly their union. The answer is written into last update's spare
-        // buffer (no allocation per frame where the layout fills buffers in place).
-        var elements: [LayoutAttributes] = []
-        swap(&elements, &spareElements)
-        layout.attributesForElements(in: Self.boundingRect(prefetchRect, preloadRect), into: &elements)
+        // The layout's answer: kept from an earlier update while the layout has not changed (its
+        // generation) and the three rects stay inside the rect that was asked for, else one new
+        // query for a rect half a screen larger on each side (see ``VirtualizerElementCache``).
+        let itemsStorage = items.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) }
+        let itemCount = items.count
+        let sameItems = itemsStorage == lastItemsStorage && itemCount == self.items.count
+        let generation = layout.layoutGeneration
+        let cacheHit =
+            generation != nil && elementCache?.generation == generation
+            && elementCache!.covers(visibleRect, prefetchRect, preloadRect, axis: axis)
+        if !cacheHit {
+            // One query for all ranges: they share the viewport's cross-axis extent, so the bounding
+            // rect is exactly their union. The answer is written into last update's spare buffer
+            // (no allocation per frame where the layout fills buffers in place).
+            var queryRect = Self.boundingRect(prefetchRect, preloadRect)
+            if let generation {
+                let pad = axis.length(of: viewport) * VirtualizerElementCache.padding
+                queryRect = axis.extending(queryRect, before: pad, after: pad)
+                elementCache = VirtualizerElementCache(queryRect: queryRect, generation: generation)
+            } else {
+                elementCache = nil
+            }
+            swap(&lastElements, &spareElements)
+            layout.attributesForElements(in: queryRect, into: &lastElements)
+            layoutQueries += 1
+        }
+        let elements = lastElements
+        // A rect's lists are recomputed only when an element may have entered or left it: new
+        // elements or items, or the rect moved past the edge of an element (its window).
+        let recomputeVisible = !cacheHit || !sameItems || !visibleWindow.contains(visibleRect, axis: axis)
+        let recomputePrefetch = !cacheHit || !sameItems || !prefetchWindow.contains(prefetchRect, axis: axis)
+        let recomputePreload = !cacheHit || !sameItems || !preloadWindow.contains(preloadRect, axis: axis)
 
         // First pass, no hashing: the layout indices in each range in layout order, and what is
         // visible. Most frames of a scroll find the same indices as the frame before (a new row of
         // cells enters only every few frames), and then nothing else has to be computed.
-        // The lists reuse last frame's spare buffers: no allocation on most frames.
-        var prefetchIndices: [Int] = []
-        swap(&prefetchIndices, &sparePrefetchIndices)
-        prefetchIndices.removeAll(keepingCapacity: true)
-        prefetchIndices.reserveCapacity(elements.count)
-        var preloadIndices: [Int] = []
-        swap(&preloadIndices, &sparePreloadIndices)
-        preloadIndices.removeAll(keepingCapacity: true)
-        preloadIndices.reserveCapacity(elements.count)
-        // Refilled in place: a new set per frame allocated its storage on every frame that had a footer in range.
-        var supplementary: Set<SupplementaryKind> = []
-        swap(&supplementary, &liveSupplementaryKinds)
-        supplementary.removeAll(keepingCapacity: true)
-        // The visible elements are kept as positions in the layout's answer, refilled in place:
-        // ``visibleAttributes`` and ``visibleElements`` are built from them when read (the replay
-        // reads neither per frame; copying each visible element's attributes was ~4 % of a frame).
-        var visibleElementPositions: [Int] = []
-        swap(&visibleElementPositions, &visibleElementPositionsStorage)
-        visibleElementPositions.removeAll(keepingCapacity: true)
-        // Visible cells as plain values, for per-frame metrics. Reused buffers (no allocation),
-        // filled as locals (a stored property appended in the loop pays an exclusivity check each time).
-        var visibleCellFrames: [Rect] = []
-        swap(&visibleCellFrames, &visibleCellFramesStorage)
-        visibleCellFrames.removeAll(keepingCapacity: true)
-        var visibleCellItemIDs: [Int64] = []
-        swap(&visibleCellItemIDs, &previousVisibleCellItemIDs)
-        visibleCellItemIDs.removeAll(keepingCapacity: true)
-        swap(&visibleCellItemIDsStorage, &previousVisibleCellItemIDs)
-        var lowestVisible = Int.max
-        var highestVisible = Int.min
-        let itemCount = items.count
-        // Fields read in place through the buffer: iterating the array copied each element's
-        // attributes (an enum with a string payload: an outlined copy and destroy per element).
-        elements.withUnsafeBufferPointer { elements in
-            items.withUnsafeBufferPointer { items in
-                for position in elements.indices {
-                    let frame = elements[position].frame
-                    let inPrefetch = frame.intersects(prefetchRect)
-                    let isVisible = frame.intersects(visibleRect)
+        // The lists reuse last frame's spare buffers: no allocation on most frames. Fields are
+        // read in place through the buffer: iterating the array copied each element's attributes
+        // (an enum with a string payload: an outlined copy and destroy per element).
+        var prefetchIndices = lastPrefetchIndices
+        var supplementary = liveSupplementaryKinds
+        if recomputePrefetch {
+            prefetchIndices = []
+            swap(&prefetchIndices, &sparePrefetchIndices)
+            prefetchIndices.removeAll(keepingCapacity: true)
+            prefetchIndices.reserveCapacity(elements.count)
+            // Refilled in place: a new set per frame allocated its storage on every frame that had a footer in range.
+            supplementary = []
+            swap(&supplementary, &liveSupplementaryKinds)
+            supplementary.removeAll(keepingCapacity: true)
+            elements.withUnsafeBufferPointer { elements in
+                for position in elements.indices where elements[position].frame.intersects(prefetchRect) {
                     switch elements[position].category {
                     case .cell:
                         let index = elements[position].indexPath.item
                         precondition(
                             index >= 0 && index < itemCount,
                             "layout returned item \(index) but only \(itemCount) items were passed to update")
-                        if inPrefetch { prefetchIndices.append(index) }
-                        if frame.intersects(preloadRect) { preloadIndices.append(index) }
-                        if isVisible {
-                            visibleElementPositions.append(position)
-                            visibleCellFrames.append(frame)
-                            visibleCellItemIDs.append(items[index].id)
-                            lowestVisible = min(lowestVisible, index)
-                            highestVisible = max(highestVisible, index)
-                        }
-                    case .supplementary(let kind):
-                        if inPrefetch { supplementary.insert(kind) }
-                        if isVisible { visibleElementPositions.append(position) }
-                    case .decoration:
-                        if isVisible { visibleElementPositions.append(position) }
+                        prefetchIndices.append(index)
+                    case .supplementary(let kind): supplementary.insert(kind)
+                    case .decoration: break
                     }
                 }
+                prefetchWindow = MembershipWindow(rect: prefetchRect, elements: elements, axis: axis)
             }
         }
-        let itemsStorage = items.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) }
-        let sameItems = itemsStorage == lastItemsStorage && itemCount == self.items.count
+        var preloadIndices = lastPreloadIndices
+        if recomputePreload {
+            preloadIndices = []
+            swap(&preloadIndices, &sparePreloadIndices)
+            preloadIndices.removeAll(keepingCapacity: true)
+            preloadIndices.reserveCapacity(elements.count)
+            elements.withUnsafeBufferPointer { elements in
+                for position in elements.indices where elements[position].frame.intersects(preloadRect) {
+                    guard case .cell = elements[position].category else { continue }
+                    let index = elements[position].indexPath.item
+                    precondition(
+                        index >= 0 && index < itemCount,
+                        "layout returned item \(index) but only \(itemCount) items were passed to update")
+                    preloadIndices.append(index)
+                }
+                preloadWindow = MembershipWindow(rect: preloadRect, elements: elements, axis: axis)
+            }
+        }
+        var visibleChanged = false
+        if recomputeVisible {
+            // The visible elements are kept as positions in the layout's answer, refilled in place:
+            // ``visibleAttributes`` and ``visibleElements`` are built from them when read (the replay
+            // reads neither per frame; copying each visible element's attributes was ~4 % of a frame).
+            var visibleElementPositions: [Int] = []
+            swap(&visibleElementPositions, &visibleElementPositionsStorage)
+            visibleElementPositions.removeAll(keepingCapacity: true)
+            // Visible cells as plain values, for per-frame metrics. Reused buffers (no allocation),
+            // filled as locals (a stored property appended in the loop pays an exclusivity check each time).
+            var visibleCellFrames: [Rect] = []
+            swap(&visibleCellFrames, &visibleCellFramesStorage)
+            visibleCellFrames.removeAll(keepingCapacity: true)
+            var visibleCellItemIDs: [Int64] = []
+            swap(&visibleCellItemIDs, &previousVisibleCellItemIDs)
+            visibleCellItemIDs.removeAll(keepingCapacity: true)
+            var lowestVisible = Int.max
+            var highestVisible = Int.min
+            elements.withUnsafeBufferPointer { elements in
+                items.withUnsafeBufferPointer { items in
+                    for position in elements.indices where elements[position].frame.intersects(visibleRect) {
+                        visibleElementPositions.append(position)
+                        guard case .cell = elements[position].category else { continue }
+                        let index = elements[position].indexPath.item
+                        precondition(
+                            index >= 0 && index < itemCount,
+                            "layout returned item \(index) but only \(itemCount) items were passed to update")
+                        visibleCellFrames.append(elements[position].frame)
+                        visibleCellItemIDs.append(items[index].id)
+                        lowestVisible = min(lowestVisible, index)
+                        highestVisible = max(highestVisible, index)
+                    }
+                }
+                visibleWindow = MembershipWindow(rect: visibleRect, elements: elements, axis: axis)
+            }
+            visibleChanged = visibleCellItemIDs != visibleCellItemIDsStorage
+            swap(&visibleCellItemIDsStorage, &visibleCellItemIDs)
+            previousVisibleCellItemIDs = visibleCellItemIDs
+            visibleCellFramesStorage = visibleCellFrames
+            visibleElementPositionsStorage = visibleElementPositions
+            visibleCellIndexRange = lowestVisible <= highestVisible ? lowestVisible...highestVisible : nil
+        }
 
         let liveBefore = cellOfItem.count
         var cellChange = CellChange()
@@ -182,28 +233,25 @@ extension Virtualizer {
             preloadClaimsStale = false
         }
         // The index lists become the last ones; last update's lists are next frame's spare buffers.
-        swap(&lastPrefetchIndices, &prefetchIndices)
-        swap(&lastPreloadIndices, &preloadIndices)
-        sparePrefetchIndices = prefetchIndices
-        sparePreloadIndices = preloadIndices
+        if recomputePrefetch {
+            swap(&lastPrefetchIndices, &prefetchIndices)
+            sparePrefetchIndices = prefetchIndices
+            liveSupplementaryKinds = supplementary
+        }
+        if recomputePreload {
+            swap(&lastPreloadIndices, &preloadIndices)
+            sparePreloadIndices = preloadIndices
+        }
         lastItemsStorage = itemsStorage
         assert(liveBefore - cellChange.recycled + cellChange.reused + cellChange.created == cellOfItem.count)
 
         // Only cells of visible items matter to the visible flags (a kind change re-enters the
         // same id); cells entering off screen do not invalidate them. Plain scans, no hashing.
-        if visibleCellItemIDs != previousVisibleCellItemIDs
-            || cellChange.entered.contains(where: visibleCellItemIDs.contains)
-            || cellChange.left.contains(where: visibleCellItemIDs.contains)
+        if visibleChanged || cellChange.entered.contains(where: visibleCellItemIDsStorage.contains)
+            || cellChange.left.contains(where: visibleCellItemIDsStorage.contains)
         {
             visibleGeneration &+= 1
         }
-        visibleCellFramesStorage = visibleCellFrames
-        visibleCellItemIDsStorage = visibleCellItemIDs
-        visibleCellIndexRange = lowestVisible <= highestVisible ? lowestVisible...highestVisible : nil
-        liveSupplementaryKinds = supplementary
-        swap(&lastElements, &elements)
-        spareElements = elements
-        visibleElementPositionsStorage = visibleElementPositions
         lastContentOffset = contentOffset
         self.items = items
         self.direction = direction

@@ -106,6 +106,15 @@ public final class Virtualizer {
     /// The layout's answer at the last update, and the positions in it of the elements
     /// intersecting the viewport, in layout order.
     var lastElements: [LayoutAttributes] = []
+    /// The rect `lastElements` answers and the layout's generation then; `nil` when the layout
+    /// has no generation (it is asked every update).
+    var elementCache: VirtualizerElementCache?
+    /// Where each range may move while the same elements of `lastElements` intersect it.
+    var visibleWindow = MembershipWindow()
+    var prefetchWindow = MembershipWindow()
+    var preloadWindow = MembershipWindow()
+    /// Range queries asked of the layout by updates (the element cache's misses), for tests.
+    var layoutQueries = 0
     var visibleElementPositionsStorage: [Int] = []
     /// The visible cells alone, as plain values (no enum payload to retain): what per-frame
     /// metrics read without copying ``LayoutAttributes``.
