@@ -14,8 +14,8 @@ let benchLoadCommand = Command(
             help: "Benchmark pagination sessions on this PostgreSQL database instead (a schema of its own, dropped "
                 + "after), beside a raw libpq loop and pgbench at the same client count (--threads)."),
         OptionSpec(
-            "--count", "N", accepts: .integer(100...100_000_000), default: "1000000",
-            help: "Items to seed (with --db: default 100000)."),
+            "--count", "N", accepts: .integer(100...100_000_000),
+            help: "Items to seed (default 1000000; with --db 100000)."),
         OptionSpec("--threads", "N", accepts: .integer(1...256), default: "2", help: "Threads for the scaled run."),
         OptionSpec("--seconds", "S", accepts: .number(0.1...600), default: "2", help: "Seconds per measurement."),
         OptionSpec("--rounds", "R", accepts: .integer(1...100), default: "3", help: "Interleaved rounds per side and thread count; the best counts."),
