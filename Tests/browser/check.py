@@ -393,7 +393,8 @@ def run_checks(binary, work, images):
 
 
 def count_figures(report):
-    """Numbers, booleans and arrays (as counts) outside `options` and `version`: what the tables list."""
+    """Numbers, booleans and arrays (as counts) outside `options` and `version`: what the tables list.
+    A point or a size (`content_offset: [x, y]`, `content_size: [width, height]`) is its two coordinates."""
     count = 0
 
     def walk(value, path):
@@ -402,7 +403,9 @@ def count_figures(report):
             for k, v in value.items():
                 walk(v, path + [k])
         elif isinstance(value, (int, float, bool, list)) and path and path[0] != "options" and path != ["version"]:
-            count += 1
+            pair = (isinstance(value, list) and len(value) == 2 and all(isinstance(v, (int, float)) for v in value)
+                    and (path[-1].endswith("_offset") or path[-1].endswith("_size")))
+            count += 2 if pair else 1
 
     walk(report, [])
     return count
