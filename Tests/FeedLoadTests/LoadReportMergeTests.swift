@@ -269,7 +269,7 @@ import Testing
 
     /// The session numbers segment `index` of `count` starts.
     static func share(_ index: Int, of count: Int) -> SessionShare {
-        SessionShare(first: index - 1, stride: count, limit: nil, firstArrival: .zero)
+        LoadSegment(index: index, count: count).sessionShare
     }
 
     @Test(arguments: ["1/3", "3/3", "1/1", "10000/10000"])

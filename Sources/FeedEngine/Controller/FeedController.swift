@@ -80,6 +80,8 @@ public struct FeedController: Sendable {
     public private(set) var status = Status()
 
     private var state: State = .notStarted(nil)
+    /// ``phase`` as the last event left it (`.idle` before any: the phase of `.notStarted`).
+    private var phaseAfterLastEvent = Phase.idle
 
     /// Where the controller stands; each case carries what that stage needs and nothing else.
     private enum State: Sendable {
@@ -210,12 +212,15 @@ public struct FeedController: Sendable {
 
     /// Runs one event: collects its actions and appends `.phaseChanged` when the phase moved.
     private mutating func handle(_ body: (inout FeedController) -> Void) -> [FeedAction] {
-        let before = phase
+        // `state` only changes inside a handler, so the phase at the start of this event is the one
+        // the last event ended with: kept, not derived again (each derivation copies the running payload).
+        let before = phaseAfterLastEvent
         pending = []
         body(&self)
         var actions = pending
         pending = []
         let after = phase
+        phaseAfterLastEvent = after
         if before != after { actions.append(.phaseChanged(from: before, to: after)) }
         status = Status(inFlightCount: inFlightCount, loadStates: directionalLoadStates)
         return actions

@@ -56,8 +56,11 @@ public struct LoadSegment: Hashable, Sendable, CustomStringConvertible {
 
     /// How many of the sessions `0..<iterations` are this segment's: those with `k mod N = I − 1`.
     public func sessions(ofIterations iterations: Int) -> Int {
-        iterations > index - 1 ? (iterations - index + count) / count : 0
+        sessionShare.part(of: iterations)
     }
+
+    /// The session numbers this segment starts: `I − 1`, `I − 1 + N`, … (no limit, first arrival at 0).
+    var sessionShare: SessionShare { SessionShare(first: index - 1, stride: count, limit: nil, firstArrival: .zero) }
 
     /// Whether session `k` of the run is this segment's.
     public func contains(session k: Int) -> Bool { k % count == index - 1 }
@@ -96,7 +99,8 @@ public struct SessionShare: Hashable, Sendable {
     /// This share's part of `total` sessions running at once in a ramp (`--stages` with
     /// `--segment`): of the ranks `0..<total`, those dealt to it (`r mod stride = first`), so
     /// the parts of the N segments add up to `total` at every instant and a ramp's first session
-    /// is segment 1's, as session 0 is. All of them for a single run.
+    /// is segment 1's, as session 0 is (``LoadSegment/sessions(ofIterations:)`` deals `--iterations`
+    /// the same way). All of them for a single run.
     public func part(of total: Int) -> Int {
         guard total > first else { return 0 }
         return (total - first + stride - 1) / stride
