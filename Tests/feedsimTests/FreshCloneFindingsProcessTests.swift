@@ -24,8 +24,8 @@ struct FreshCloneFindingsProcessTests {
          "feedsim page: --convention: 'strpe' is neither a preset nor a file (did you mean 'stripe'? presets: feedsim, stripe, relay, link, jsonapi)"),
         (["page", "--source", "htp://x"],
          "feedsim page: --source: expected an http:// or https:// URL, got 'htp://x' (did you mean 'http://'?)"),
-        (["replay", "--source", "ftp://x", "--trace", "none.jsonl"],
-         "feedsim replay: --source: expected an http:// or https:// URL, got 'ftp://x'"),
+        (["replay", "--source", "file:///x", "--trace", "none.jsonl"],
+         "feedsim replay: --source: expected an http:// or https:// URL, got 'file:///x'"),
         (["load", "--source", "http://127.0.0.1:1", "--convention", "relai", "--duration", "1"],
          "feedsim load: --convention: 'relai' is neither a preset nor a file (did you mean 'relay'? presets: feedsim, stripe, relay, link, jsonapi)"),
     ])
