@@ -126,7 +126,7 @@ public enum ItemImporter {
             let rule = "expected a size in points, more than 0 and at most 1000000"
             guard let value, value.isFinite else { throw fail(key, rule) }
             guard sizeRange.contains(value) else {
-                throw fail(key, "\(rule), got \(value.rounded() == value ? String(Int64(value)) : String(value))")
+                throw fail(key, "\(rule), got \(value.rounded() == value && abs(value) < 9.0e15 ? String(Int64(value)) : String(value))")
             }
             return value
         }
