@@ -33,7 +33,9 @@ package final class PostgresConnection {
             }
         }
         guard let connection, PQstatus(connection) == CONNECTION_OK else {
-            let message = connection.map { Self.trimmed(PQerrorMessage($0)) } ?? "out of memory"
+            // libpq quotes a URI it cannot parse in its message: the password goes there too.
+            let message = PostgresStore.redactingPasswords(
+                connection.map { Self.trimmed(PQerrorMessage($0)) } ?? "out of memory", of: conninfo)
             PQfinish(connection)
             throw PostgresStoreError.connectionFailed(target: Self.redacted(conninfo), message: message)
         }
@@ -214,17 +216,8 @@ package final class PostgresConnection {
             .replacingOccurrences(of: "\n", with: "; ")
     }
 
-    /// The connection string without a password, for messages.
-    static func redacted(_ conninfo: String) -> String {
-        if let url = URLComponents(string: conninfo), url.scheme == "postgresql" || url.scheme == "postgres" {
-            var copy = url
-            if copy.password != nil { copy.password = "***" }
-            copy.queryItems = copy.queryItems?.map { $0.name == "password" ? URLQueryItem(name: $0.name, value: "***") : $0 }
-            return copy.string ?? "postgresql://…"
-        }
-        return conninfo.split(separator: " ").map { $0.hasPrefix("password=") ? "password=***" : String($0) }
-            .joined(separator: " ")
-    }
+    /// The connection string without a password, for messages: ``PostgresStore/redacted(_:)``.
+    static func redacted(_ conninfo: String) -> String { PostgresStore.redacted(conninfo) }
 }
 
 /// Calls `body` with a NULL-terminated C array of C strings, valid only during the call.

@@ -35,6 +35,68 @@ public final class PostgresStore {
         schemaVersion = try migrator.migrate(connection)
     }
 
+    /// `conninfo` with its password replaced by `***`, for every message, hint and report that
+    /// echoes a `--db` value: `postgresql://feeds:***@host/db`, `?password=***`, `password=***`.
+    ///
+    /// Works on the text itself, not on a parsed URL, so a URI that does not parse (a port that is
+    /// not a number, an unclosed `[` of an IPv6 address) is masked as well: the user information
+    /// is what lies between `://` and the last `@` before the query, and its password what follows
+    /// its first `:` (RFC 3986 §3.2.1; libpq's URI form,
+    /// <https://www.postgresql.org/docs/current/libpq-connect.html#LIBPQ-CONNSTRING-URIS>).
+    public static func redacted(_ conninfo: String) -> String {
+        guard isConnectionURI(conninfo), let schemeEnd = conninfo.range(of: "://") else {
+            // key=value pairs: `password=…` (quoted values with spaces are masked up to their end).
+            return maskKeyword(in: conninfo)
+        }
+        var text = conninfo
+        let queryStart = text[schemeEnd.upperBound...].firstIndex(of: "?") ?? text.endIndex
+        if let at = text[schemeEnd.upperBound..<queryStart].lastIndex(of: "@"),
+            let colon = text[schemeEnd.upperBound..<at].firstIndex(of: ":")
+        {
+            text.replaceSubrange(text.index(after: colon)..<at, with: "***")
+        }
+        guard let query = text.firstIndex(of: "?") else { return text }
+        let parameters = text[text.index(after: query)...].split(separator: "&", omittingEmptySubsequences: false).map {
+            $0.hasPrefix("password=") ? "password=***" : String($0)
+        }
+        return String(text[...query]) + parameters.joined(separator: "&")
+    }
+
+    /// `message` with every copy of `conninfo` (as given, or just its password) masked as by
+    /// ``redacted(_:)``: libpq's own messages quote a URI they cannot parse.
+    public static func redactingPasswords(_ message: String, of conninfo: String) -> String {
+        let masked = redacted(conninfo)
+        guard masked != conninfo else { return message }
+        var text = message.replacingOccurrences(of: conninfo, with: masked)
+        // A password quoted alone (`invalid … "secret"`), however unlikely, goes too.
+        for password in passwords(in: conninfo) where password.count >= 3 {
+            text = text.replacingOccurrences(of: password, with: "***")
+        }
+        return text
+    }
+
+    /// The passwords `conninfo` holds (the URI's user information, `password=` values).
+    private static func passwords(in conninfo: String) -> [String] {
+        var found: [String] = []
+        if isConnectionURI(conninfo), let schemeEnd = conninfo.range(of: "://") {
+            let queryStart = conninfo[schemeEnd.upperBound...].firstIndex(of: "?") ?? conninfo.endIndex
+            if let at = conninfo[schemeEnd.upperBound..<queryStart].lastIndex(of: "@"),
+                let colon = conninfo[schemeEnd.upperBound..<at].firstIndex(of: ":")
+            {
+                found.append(String(conninfo[conninfo.index(after: colon)..<at]))
+            }
+        }
+        for part in conninfo.split(whereSeparator: { $0 == " " || $0 == "&" || $0 == "?" }) where part.hasPrefix("password=") {
+            found.append(String(part.dropFirst("password=".count)))
+        }
+        return found.filter { !$0.isEmpty && $0 != "***" }
+    }
+
+    private static func maskKeyword(in conninfo: String) -> String {
+        conninfo.split(separator: " ", omittingEmptySubsequences: false)
+            .map { $0.hasPrefix("password=") ? "password=***" : String($0) }.joined(separator: " ")
+    }
+
     /// Whether `text` names a PostgreSQL database (a `postgresql://` or `postgres://` URI) rather than a file.
     public static func isConnectionURI(_ text: String) -> Bool {
         text.hasPrefix("postgresql://") || text.hasPrefix("postgres://")

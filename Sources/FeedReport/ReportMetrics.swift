@@ -1,3 +1,6 @@
+import FeedLoad
+import FeedModel
+import FeedReplay
 import Foundation
 
 /// A report's figures flattened to dotted key paths (`blank.mean_fraction`, `pages.more`,
@@ -15,13 +18,23 @@ public struct ReportMetrics: Sendable, Equatable {
     /// Texts by key path (options, settings, bands).
     public var texts: [String: String]
 
-    /// - Throws: ``ReportInputError`` when `data` is not JSON or not a replay or load report.
-    public init(json data: Data, file: String) throws {
+    /// - Parameter checked: also refuse a field of the wrong type (against ``ReplayReport`` /
+    ///   `LoadReport`) or a negative figure where only a count, a time or a share can stand (what
+    ///   `feedsim compare` reads from files a person may have edited).
+    /// - Throws: ``ReportInputError`` when `data` is not JSON or not a replay or load report, or
+    ///   (`checked`) names the first field that is wrong.
+    public init(json data: Data, file: String, checked: Bool = false) throws {
         let value: JSONValue
         do {
             value = try JSONDecoder().decode(JSONValue.self, from: data)
         } catch {
-            throw ReportInputError(file: file, reason: "not JSON (\(error.localizedDescription))")
+            // Where the JSON goes wrong, as the trace readers and `import` say it.
+            let bytes = [UInt8](data)
+            if let problem = JSONSyntaxCheck.firstProblem(in: bytes) {
+                let position = TextPosition(byteOffset: problem.byteOffset, in: bytes)
+                throw ReportInputError(file: "\(file):\(position.line):\(position.column)", reason: "not JSON: \(problem.reason)")
+            }
+            throw ReportInputError(file: file, reason: "not JSON")
         }
         guard case .object(let root) = value else {
             throw ReportInputError(file: file, reason: "expected a JSON object")
@@ -60,6 +73,55 @@ public struct ReportMetrics: Sendable, Equatable {
         walk(value, "")
         self.numbers = numbers
         self.texts = texts
+        if checked { try Self.check(data, kind: kind, numbers: numbers, file: file) }
+    }
+
+    /// The report against its Swift type (a field of the wrong type or null where a value must
+    /// be), then every figure for a sign: only content offsets (`*_offset.x`, `.y`: a rubber band
+    /// pulls past 0) may be negative. A partial report (fields missing) is checked as far as the
+    /// decoder gets before the first missing key, then by sign.
+    static func check(_ data: Data, kind: Kind, numbers: [String: Double], file: String) throws {
+        func path(_ keys: [any CodingKey]) -> String {
+            keys.map { key in
+                if let index = key.intValue { return "[\(index)]" }
+                return key.stringValue.reduce(into: "") { text, c in
+                    if c.isUppercase { text += "_" + c.lowercased() } else { text.append(c) }
+                }
+            }.joined(separator: ".").replacingOccurrences(of: ".[", with: "[")
+        }
+        func expected(_ type: Any.Type) -> String {
+            switch type {
+            case is Int.Type, is Int64.Type: "an integer"
+            case is Double.Type: "a number"
+            case is String.Type: "a string"
+            case is Bool.Type: "true or false"
+            default: "\(type)".hasPrefix("Array") ? "an array" : "an object"
+            }
+        }
+        let decoder = JSONDecoder()
+        decoder.keyDecodingStrategy = .convertFromSnakeCase
+        do {
+            switch kind {
+            case .replay: _ = try decoder.decode(ReplayReport.self, from: data)
+            case .load: _ = try decoder.decode(LoadReport.self, from: data)
+            }
+        } catch DecodingError.keyNotFound {
+            // A partial report (an older feedsim's, a hand-cut one): compared on the figures it has.
+        } catch DecodingError.typeMismatch(let type, let context) {
+            throw ReportInputError(file: file, reason: "field '\(path(context.codingPath))': expected \(expected(type))")
+        } catch DecodingError.valueNotFound(let type, let context) {
+            throw ReportInputError(file: file, reason: "field '\(path(context.codingPath))': expected \(expected(type)), found null")
+        } catch DecodingError.dataCorrupted(let context) {
+            throw ReportInputError(file: file, reason: "field '\(path(context.codingPath))': \(context.debugDescription)")
+        }
+        let signed = numbers.keys.filter { key in
+            let parts = key.split(separator: ".")
+            return parts.count >= 2 && parts[parts.count - 2].hasSuffix("_offset")
+        }
+        if let negative = numbers.filter({ $0.value < 0 && !signed.contains($0.key) }).min(by: { $0.key < $1.key }) {
+            throw ReportInputError(
+                file: file, reason: "field '\(negative.key)': expected a figure ≥ 0 (a count, a time or a share), got \(num(negative.value, 6))")
+        }
     }
 
     /// The settings a run was made with: `options.*` of a replay report, `settings.*` of a load report.

@@ -1,3 +1,4 @@
+import FeedModel
 import Foundation
 
 /// A dataset preset (`Seeds/<name>.json`): what kinds of items a feed holds, their sizes, how
@@ -230,9 +231,14 @@ extension Preset {
         let preset: Preset
         do {
             preset = try JSONDecoder().decode(Preset.self, from: data)
-        } catch let error as DecodingError {
-            throw PresetError(decoding: error, file: file)
         } catch {
+            // Malformed JSON: where, as the trace readers say it (JSONDecoder's own error has no position).
+            let bytes = [UInt8](data)
+            if let problem = JSONSyntaxCheck.firstProblem(in: bytes) {
+                let position = TextPosition(byteOffset: problem.byteOffset, in: bytes)
+                throw PresetError(file: "\(file):\(position.line):\(position.column)", field: "", reason: "not JSON: \(problem.reason)")
+            }
+            if let error = error as? DecodingError { throw PresetError(decoding: error, file: file) }
             throw PresetError(file: file, field: "", reason: "not JSON")
         }
         try preset.validate(file: file)
@@ -339,7 +345,7 @@ extension PresetError {
         case .valueNotFound(let type, let context):
             self.init(file: file, field: path(context.codingPath), reason: "expected \(type), found null")
         case .dataCorrupted(let context):
-            self.init(file: file, field: path(context.codingPath), reason: "not valid JSON")
+            self.init(file: file, field: path(context.codingPath), reason: "unusable value (\(context.debugDescription))")
         @unknown default:
             self.init(file: file, field: "", reason: "cannot decode")
         }

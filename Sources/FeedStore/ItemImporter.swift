@@ -122,9 +122,11 @@ public enum ItemImporter {
             case let number as NSNumber where !number.isJSONBoolean: value = number.doubleValue
             default: value = nil
             }
-            guard let value, value.isFinite, value >= 0 else { throw fail(key, "expected a size ≥ 0 in points") }
+            // sizeRange: more than 0 (ulpOfOne) and at most 1000000.
+            let rule = "expected a size in points, more than 0 and at most 1000000"
+            guard let value, value.isFinite else { throw fail(key, rule) }
             guard sizeRange.contains(value) else {
-                throw fail(key, "expected a size in points, more than 0 and at most 1000000, got \(value)")
+                throw fail(key, "\(rule), got \(value.rounded() == value && abs(value) < 9.0e15 ? String(Int64(value)) : String(value))")
             }
             return value
         }
@@ -174,6 +176,10 @@ public enum ItemImporter {
             guard let object = value as? [String: Any] else {
                 throw ImportError(
                     file: file, location: "line \(lineNumber)", field: "", reason: "not a JSON object (found \(kindOfJSON(value)))")
+            }
+            // JSONSerialization keeps the last of two equal keys; a CSV header naming a column twice is refused, so is this.
+            if let key = firstRepeatedKey(inObject: Array(text.utf8)) {
+                throw ImportError(file: file, location: "line \(lineNumber)", field: key, reason: "key given twice in the object")
             }
             items.append(try makeItem(object, file: file, location: "line \(lineNumber)"))
         }
@@ -237,6 +243,43 @@ extension ItemImporter {
             let place = location.map { "\($0), column \(position.column)" } ?? "\(position)"
             throw ImportError(file: file, location: place, field: "", reason: "not JSON: \(problem.reason)")
         }
+    }
+
+    /// The first key that appears twice among the top-level members of `bytes`, a well-formed
+    /// JSON object (checked by the parser first); keys compared after unescaping (`"\u0069d"` is `id`).
+    static func firstRepeatedKey(inObject bytes: [UInt8]) -> String? {
+        var depth = 0
+        var expectsKey = false
+        var seen: Set<String> = []
+        var index = 0
+        while index < bytes.count {
+            switch bytes[index] {
+            case UInt8(ascii: "\""):
+                let start = index
+                index += 1
+                while index < bytes.count, bytes[index] != UInt8(ascii: "\"") {
+                    index += bytes[index] == UInt8(ascii: "\\") ? 2 : 1
+                }
+                if depth == 1, expectsKey {
+                    expectsKey = false
+                    let token = Data(bytes[start...min(index, bytes.count - 1)])
+                    if let key = (try? JSONSerialization.jsonObject(with: token, options: [.fragmentsAllowed])) as? String,
+                        !seen.insert(key).inserted
+                    {
+                        return key
+                    }
+                }
+            case UInt8(ascii: "{"):
+                depth += 1
+                if depth == 1 { expectsKey = true }
+            case UInt8(ascii: "["): depth += 1
+            case UInt8(ascii: "}"), UInt8(ascii: "]"): depth -= 1
+            case UInt8(ascii: ","): if depth == 1 { expectsKey = true }
+            default: break
+            }
+            index += 1
+        }
+        return nil
     }
 
     /// `an array`, `a string`, ... for messages about a JSON value of the wrong kind.

@@ -24,6 +24,19 @@ import Testing
         #expect(try JSONPointer("/foo/2").resolve(document) == nil)
         #expect(throws: ConventionError.self) { try JSONPointer("foo") }
     }
+
+    /// RFC 6901 §3: `escaped = "~" ( "0" / "1" )`; any other `~` is no pointer.
+    @Test func aTildeNotFollowedByZeroOrOneIsRefused() throws {
+        for (text, message) in [
+            ("/height~2", "JSON Pointer '/height~2' has '~2' at character 8: after '~' only '0' (for '~') or '1' (for '/') may follow (RFC 6901)"),
+            ("/a~", "JSON Pointer '/a~' has '~' at its end at character 3: after '~' only '0' (for '~') or '1' (for '/') may follow (RFC 6901)"),
+            ("/~01/~x", "JSON Pointer '/~01/~x' has '~x' at character 6: after '~' only '0' (for '~') or '1' (for '/') may follow (RFC 6901)"),
+        ] {
+            let error = #expect(throws: ConventionError.self) { try JSONPointer(text) }
+            #expect(error?.message == message)
+        }
+        #expect(try JSONPointer("/~01").resolve(["~1": 5]) as? Int == 5)  // ~0 then 1: the key "~1"
+    }
 }
 
 @Suite struct LinkHeaderTests {
@@ -54,6 +67,8 @@ import Testing
 
     @Test(arguments: [
         (#"{"name": "x", "first": "{url}", "items": "/data", "fields": {}}"#, "field 'fields.id' is required"),
+        (#"{"name": "x", "first": "{url}", "items": "/data", "fields": {"id": "/id", "height": "/height~2"}}"#,
+         "field 'fields.height': JSON Pointer '/height~2' has '~2' at character 8"),
         (#"{"name": "x", "first": "{url}", "items": "data", "fields": {"id": "/id"}}"#, "field 'items'"),
         (#"{"name": "x", "first": "{url}", "fields": {"id": "/id"}}"#, "missing field 'items'"),
         (#"{"name": "x", "first": "{url}", "items": "", "fields": {"id": "/id"}, "next": "/n"}"#, "field 'after' is required"),
@@ -65,6 +80,21 @@ import Testing
         let error = #expect(throws: ConventionError.self) { try Convention.load(file.path) }
         #expect(error?.message.hasPrefix(file.path) == true)
         #expect(error?.message.contains(expected) == true, "\(error?.message ?? "")")
+    }
+
+    /// A truncated file: where and what (the string opened at line 2, column 11 never ends); a
+    /// well-formed file with a field of the wrong type: its path and what it should hold.
+    @Test(arguments: [
+        ("{\"name\": \"x\",\n \"items\": \"/da", ":2:11: not JSON: unterminated string"),
+        ("{\"name\": \"x\",\n \"items\": ", ":2:11: not JSON: unexpected end of the file inside an object"),
+        (#"{"name": "x", "first": "{url}", "items": 5, "fields": {"id": "/id"}}"#, ": field 'items' has the wrong type (expected a string)"),
+        (#"[1]"#, ": not a convention file (expected a JSON object)"),
+    ])
+    func aMalformedConventionFileNamesThePlace(text: String, expected: String) throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("convention-\(UUID().uuidString).json")
+        try Data(text.utf8).write(to: file)
+        let error = #expect(throws: ConventionError.self) { try Convention.load(file.path) }
+        #expect(error?.message == file.path + expected)
     }
 
     @Test func anUnknownNameThatIsNoFileIsAnError() {

@@ -93,6 +93,15 @@ import Testing
         }
     }
 
+    /// A truncated report: the place (line 3, after `  "blank": {`, 12 bytes) and what was
+    /// expected, as the trace readers say it; never Foundation's "The data isn't in the correct format".
+    @Test func aTruncatedReportIsRefusedWithItsLineAndColumn() throws {
+        let text = "{\n  \"frames\": 3,\n  \"blank\": {"
+        #expect(throws: ReportInputError(file: "ta.json:3:13", reason: "not JSON: unexpected end of the file inside an object")) {
+            try ReportMetrics(json: Data(text.utf8), file: "ta.json")
+        }
+    }
+
     @Test func outputsAreDeterministic() throws {
         let (a, _) = try TinyReplay.run(record: false)
         let (b, _) = try TinyReplay.run(record: false, options: TinyReplay.options(latency: .fixed(ms: 300)))

@@ -25,12 +25,44 @@ import Testing
             ])
     }
 
+    /// The rule is `sizeRange`, 0 < size ≤ 1000000: 0 and -5 are refused with the rule and the value.
+    @Test func aSizeOutOfRangeIsRefusedWithTheRealRange() throws {
+        for (height, shown) in [("-5", "-5"), ("0", "0"), ("1000000.5", "1000000.5"), ("1e300", "1e+300")] {
+            let csv = "published_at,kind,width,height\n1,a,1,\(height)\n"
+            #expect(
+                throws: ImportError(
+                    file: "f.csv", location: "line 2", field: "height",
+                    reason: "expected a size in points, more than 0 and at most 1000000, got \(shown)")
+            ) {
+                try ItemImporter.parse(Data(csv.utf8), format: .csv, file: "f.csv")
+            }
+        }
+        let largest = try ItemImporter.parse(Data("published_at,kind,width,height\n1,a,0.5,1000000\n".utf8), format: .csv, file: "f.csv")
+        #expect(largest.map(\.height) == [1_000_000])
+    }
+
+    /// JSONSerialization keeps the last of two equal keys; the importer refuses the line, as it
+    /// refuses a CSV header naming a column twice. Keys compare after unescaping; nested objects
+    /// (a payload) may repeat their own keys' names.
+    @Test func aJSONLinesObjectGivingAKeyTwiceIsRefused() throws {
+        let lines = """
+            {"id": 1, "published_at": 1, "kind": "a", "width": 1, "height": 1, "payload": {"id": 3}}
+            {"id": 1, "published_at": 2, "kind": "a", "width": 1, "height": 1, "\\u0069d": 2}
+            """
+        #expect(throws: ImportError(file: "f.jsonl", location: "line 2", field: "id", reason: "key given twice in the object")) {
+            try ItemImporter.parse(Data(lines.utf8), format: .jsonl, file: "f.jsonl")
+        }
+        let one = try ItemImporter.parse(Data(lines.split(separator: "\n")[0].utf8), format: .jsonl, file: "f.jsonl")
+        #expect(one.map(\.id) == [1])
+    }
+
     @Test func csvErrorNamesTheLineAndField() throws {
         // Line 3 is the second data row; its height is not a number.
         let csv = "published_at,kind,width,height\n1,a,1,1\n2,a,1,tall\n"
         #expect(
             throws: ImportError(
-                file: "f.csv", location: "line 3", field: "height", reason: "expected a size ≥ 0 in points")
+                file: "f.csv", location: "line 3", field: "height",
+                reason: "expected a size in points, more than 0 and at most 1000000")
         ) {
             try ItemImporter.parse(Data(csv.utf8), format: .csv, file: "f.csv")
         }

@@ -98,6 +98,14 @@ import FeedSimTestSupport
         #expect(try store.pages(feed: feed).newest(limit: 1).items.first?.publishedAt == summary.newestPublishedAt)
     }
 
+    /// A truncated preset (as `--seeds DIR` reads): file:line:column and what was expected.
+    @Test func aTruncatedPresetIsRefusedWithItsLineAndColumn() throws {
+        let text = "{\"name\": \"photos\",\n\"kinds\": ["
+        #expect(throws: PresetError(file: "photos.json:2:11", field: "", reason: "not JSON: unexpected end of the file inside an array")) {
+            try Preset.decode(Data(text.utf8), file: "photos.json")
+        }
+    }
+
     @Test func badPresetFileNamesTheFileAndField() throws {
         let database = try TemporaryDatabase()
         defer { database.cleanUp() }

@@ -189,6 +189,42 @@ struct PostgresCommandLineTests {
         #expect(run.stderr.split(separator: "\n").count == 1, "\(run.stderr)")
     }
 
+    /// The test server trusts local connections, so a password in the URI is accepted and never
+    /// checked: `page`'s next-page hints carry the URI masked (`postgres:***@`), with `--feed` and
+    /// `--limit`, and stdout and stderr never hold the password.
+    @Test func pageHintsMaskThePasswordAndKeepTheLimitOnPostgreSQL() throws {
+        let (schema, uri) = try Self.freshSchema()
+        defer { Self.drop(schema) }
+        let withPassword = uri.replacingOccurrences(of: "://postgres@", with: "://postgres:s3cretpw@")
+        #expect(withPassword != uri)
+        #expect(try feedsim(["seed", "--db", withPassword, "--preset", "photos", "--count", "12"]).status == 0)
+        let first = try feedsim(["page", "--db", withPassword, "--limit", "5"])
+        #expect(first.status == 0, "\(first.stderr)")
+        #expect(!first.stdout.contains("s3cretpw") && !first.stderr.contains("s3cretpw"), "\(first.stdout)")
+        let masked = withPassword.replacingOccurrences(of: ":s3cretpw@", with: ":***@")
+        let older = try #require(first.stdout.split(separator: "\n").first { $0.hasPrefix("older: ") }, "\(first.stdout)")
+        #expect(older.hasPrefix("older: feedsim page --db \(masked) --limit 5 --after v1."), "\(older)")
+        // The hint, its password given back, pages on: items 6 to 10 of 12, one more page after.
+        let token = String(older.split(separator: " ").last!)
+        let second = try feedsim(["page", "--db", withPassword, "--limit", "5", "--after", token, "--json"])
+        #expect(second.status == 0, "\(second.stderr)")
+        let page = try #require(try JSONSerialization.jsonObject(with: Data(second.stdout.utf8)) as? [String: Any])
+        #expect((page["items"] as? [Any])?.count == 5)
+        #expect(page["has_more_after"] as? Bool == true)
+    }
+
+    /// URIs libpq cannot parse: the message still masks the password (`feeds:***@`), in the
+    /// target and in libpq's own text, which quotes the URI for an unclosed IPv6 bracket.
+    @Test func aURIThatDoesNotParseIsEchoedWithItsPasswordMasked() throws {
+        for uri in ["postgresql://feeds:secret@127.0.0.1:notaport/feeds", "postgresql://feeds:secret@[::1/feeds"] {
+            let run = try feedsim(["stats", "--db", uri])
+            #expect(run.status == 1, "\(run.stderr)")
+            #expect(!run.stderr.contains("secret"), "\(run.stderr)")
+            #expect(run.stderr.hasPrefix("feedsim stats: postgresql://feeds:***@"), "\(run.stderr)")
+            #expect(run.stderr.contains("cannot connect to PostgreSQL"), "\(run.stderr)")
+        }
+    }
+
     @Test func aSeedKilledPartWayLeavesNeitherTheFeedNorAnyItemOnPostgreSQL() throws {
         let (schema, uri) = try Self.freshSchema()
         defer { Self.drop(schema) }

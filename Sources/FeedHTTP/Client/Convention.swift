@@ -1,3 +1,4 @@
+import FeedModel
 import Foundation
 
 /// How an HTTP feed API names its pages, cursors and fields: one of the presets (`feedsim`,
@@ -99,11 +100,14 @@ public struct Convention: Sendable, Codable, Equatable {
             convention = try JSONDecoder().decode(Convention.self, from: data)
         } catch let DecodingError.keyNotFound(key, _) {
             throw ConventionError("\(nameOrPath): missing field '\(key.stringValue)'")
-        } catch let DecodingError.typeMismatch(_, context) {
+        } catch DecodingError.typeMismatch(_, let context) where context.codingPath.isEmpty {
+            throw ConventionError("\(nameOrPath): not a convention file (expected a JSON object)")
+        } catch let DecodingError.typeMismatch(type, context) {
             throw ConventionError(
-                "\(nameOrPath): field '\(context.codingPath.map(\.stringValue).joined(separator: "."))' has the wrong type")
+                "\(nameOrPath): field '\(context.codingPath.map(\.stringValue).joined(separator: "."))' has the wrong type "
+                    + "(expected \(type == String.self ? "a string" : type == Bool.self ? "true or false" : "\(type)"))")
         } catch {
-            throw ConventionError("\(nameOrPath): not a convention file (\(error))")
+            throw conventionFileError(error, data: data, file: nameOrPath)
         }
         do {
             try convention.validate()
@@ -111,6 +115,30 @@ public struct Convention: Sendable, Codable, Equatable {
             throw ConventionError("\(nameOrPath): \(error.message)")
         }
         return convention
+    }
+
+    /// A decoding failure as one line: `file:line:column: not JSON: …` for malformed JSON (found by
+    /// ``JSONSyntaxCheck``, as the trace readers do), else the field path and what it should hold.
+    private static func conventionFileError(_ error: any Error, data: Data, file: String) -> ConventionError {
+        let bytes = [UInt8](data)
+        if let problem = JSONSyntaxCheck.firstProblem(in: bytes) {
+            let position = TextPosition(byteOffset: problem.byteOffset, in: bytes)
+            return ConventionError("\(file):\(position.line):\(position.column): not JSON: \(problem.reason)")
+        }
+        func path(_ keys: [any CodingKey]) -> String {
+            keys.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".")
+                .replacingOccurrences(of: ".[", with: "[")
+        }
+        switch error as? DecodingError {
+        case .valueNotFound(let type, let context):
+            return ConventionError("\(file): field '\(path(context.codingPath))': expected \(type), found null")
+        case .dataCorrupted(let context) where !context.codingPath.isEmpty:
+            return ConventionError("\(file): field '\(path(context.codingPath))': \(context.debugDescription)")
+        case .dataCorrupted:
+            return ConventionError("\(file): not a convention file (expected a JSON object)")
+        default:
+            return ConventionError("\(file): not a convention file")
+        }
     }
 
     /// Checks pointers, cursor sources and templates.
@@ -121,7 +149,7 @@ public struct Convention: Sendable, Codable, Equatable {
         {
             if let text { do { _ = try JSONPointer(text) } catch { throw ConventionError("field '\(field)': \(error)") } }
         }
-        for (field, text) in fields {
+        for (field, text) in fields.sorted(by: { $0.key < $1.key }) {
             do { _ = try JSONPointer(text) } catch { throw ConventionError("field 'fields.\(field)': \(error)") }
         }
         guard fields["id"] != nil else { throw ConventionError("field 'fields.id' is required") }

@@ -6,10 +6,21 @@ public struct JSONPointer: Hashable, Sendable, CustomStringConvertible {
     public let text: String
     let tokens: [String]
 
-    /// - Throws: ``ConventionError`` when the text is neither empty nor starts with `/`.
+    /// - Throws: ``ConventionError`` when the text is neither empty nor starts with `/`, or holds a
+    ///   `~` not followed by `0` or `1` (RFC 6901 §3: `escaped = "~" ( "0" / "1" )`).
     public init(_ text: String) throws {
         guard text.isEmpty || text.hasPrefix("/") else {
             throw ConventionError("JSON Pointer '\(text)' must be empty or start with '/' (RFC 6901)")
+        }
+        let characters = Array(text)
+        for (offset, character) in characters.enumerated() where character == "~" {
+            let next = offset + 1 < characters.count ? characters[offset + 1] : nil
+            guard next == "0" || next == "1" else {
+                let found = next.map { "'~\($0)'" } ?? "'~' at its end"
+                throw ConventionError(
+                    "JSON Pointer '\(text)' has \(found) at character \(offset + 1): after '~' only '0' (for '~') "
+                        + "or '1' (for '/') may follow (RFC 6901)")
+            }
         }
         self.text = text
         tokens = text.isEmpty

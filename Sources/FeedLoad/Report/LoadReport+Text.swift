@@ -28,7 +28,7 @@ extension LoadReport {
         let budget = s.session?.split(separator: ":").dropFirst().first.map { " of \(Self.count(Int($0) ?? 0, "page"))" } ?? ""
         let shape = paginates ? "pagination sessions\(budget)" : "traces \(s.traces.joined(separator: ",")), layout \(s.layout)"
         lines.append("  \(shape), \(Self.count(s.workers, "worker")), \(Self.count(s.writers, "writer"))"
-            + (s.writers > 0 ? " at \(Self.fixed(s.writeRate, 1)) items/s" : "") + ", seed \(s.seed)"
+            + (s.writers > 0 ? " at \(Self.fixed(s.writeRate, 1)) items/s in all" : "") + ", seed \(s.seed)"
             + (s.latency == "fixed:0" ? "" : ", client latency \(s.latency)"))
         let early =
             if let aborted {

@@ -45,9 +45,7 @@ enum FeedDatabase {
             case .readOnly: return .sqlite(try StoreCommandSupport.openExisting(path))
             case .create: return .sqlite(try StoreCommandSupport.openForWriting(path))
             case .writeExisting:
-                guard FileManager.default.fileExists(atPath: path) else {
-                    throw CommandFailure("\(path): no such database (create one with `feedsim seed --db \(path) ...`)")
-                }
+                try StoreCommandSupport.requireDatabaseFile(path, hint: "create one with `feedsim seed --db \(path) ...`")
                 return .sqlite(try ItemStore(path: path))
             }
         case .postgresURI(let uri):

@@ -61,7 +61,7 @@ let benchReplayCommand = Command(
 private func runMemoryChild(_ arguments: ParsedArguments, configuration: ReplayBenchmark.Configuration) throws -> Int32
 {
     let path = try arguments.required("--db")
-    guard FileManager.default.fileExists(atPath: path) else { throw CommandFailure("\(path): no such database") }
+    try StoreCommandSupport.requireDatabaseFile(path, hint: "create one with feedsim seed")
     let memoryCase = ReplayBenchmark.MemoryCase(
         durationS: try arguments.double("--case-duration") ?? configuration.durationS,
         maxLoadedItems: arguments.flag("--no-drop") ? nil : configuration.maxLoadedItems,

@@ -20,7 +20,7 @@ let compareCommand = Command(
             guard let data = FileManager.default.contents(atPath: path) else {
                 throw CommandFailure("\(path): no such file")
             }
-            return try ReportMetrics(json: data, file: path)
+            return try ReportMetrics(json: data, file: path, checked: true)
         }
         let comparison = try ReportComparison(a: try read(pathA), b: try read(pathB), fileA: pathA, fileB: pathB)
         if let html = arguments.value("--html") {

@@ -26,9 +26,9 @@ let importCommand = Command(
         let format: ImportFormat
         if let text = arguments.value("--format") {
             guard let chosen = ImportFormat(rawValue: text) else {
-                throw CommandFailure(
-                    "--format: expected one of \(ImportFormat.allCases.map(\.rawValue).joined(separator: ", ")), got '\(text)'"
-                )
+                let names = ImportFormat.allCases.map(\.rawValue)
+                let near = nearestName(to: text, among: names).map { " (did you mean '\($0)'?)" } ?? ""
+                throw UsageError.badValue("--format", "expected one of \(names.joined(separator: ", ")), got '\(text)'\(near)")
             }
             format = chosen
         } else {

@@ -198,8 +198,8 @@ enum LoadCommandSupport {
             // An HTTP feed API: nothing to open here; LoadSource checks it.
         } else if case .postgresURI = FeedDatabase.Target(path) {
             displayName = try FeedDatabase.interruptible { try FeedDatabase.open(path, for: .readOnly).name }
-        } else if !FileManager.default.fileExists(atPath: path) {
-            throw CommandFailure("\(path): no such database (create one with feedsim seed)")
+        } else {
+            try StoreCommandSupport.requireDatabaseFile(path, hint: "create one with feedsim seed")
         }
         let timeScale: Double? = arguments.value("--time-scale") == "max" ? nil : try arguments.double("--time-scale")
         let traces = try sessionTraces(arguments)

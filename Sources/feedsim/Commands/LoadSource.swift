@@ -41,6 +41,7 @@ enum LoadSource {
             return nil
         }
         if arguments.value("--db") != nil { throw UsageError("give --db or --source, not both", showsUsage: false) }
+        try SourceOptions.checkValues(arguments)
         let convention: Convention
         do { convention = try Convention.load(arguments.value("--convention") ?? "feedsim") } catch let error as ConventionError {
             throw CommandFailure(error.message)

@@ -1,5 +1,6 @@
 import FeedHTTP
 import FeedModel
+import FeedPostgres
 import FeedStore
 import Foundation
 
@@ -46,7 +47,11 @@ let pageCommand = Command(
         if arguments.flag("--json") {
             print(try StoreCommandSupport.json(PageJSON(page)))
         } else {
-            print(describe(page, path: path, feedArgument: arguments.value("--feed")))
+            // The hint re-runs the command for the next page: the same database (its password
+            // masked, never echoed), feed and page size.
+            print(describe(
+                page, path: PostgresStore.redacted(path), feedArgument: arguments.value("--feed"),
+                limit: arguments.value("--limit") == nil ? nil : limit))
         }
         return 0
     }
@@ -200,7 +205,9 @@ struct PageJSON: Encodable {
 }
 
 /// A table of the page, then its cursors and the commands for the next pages.
-private func describe(_ page: Page, path: String, feedArgument: String?, commandPrefix: String? = "feedsim page --db") -> String {
+private func describe(
+    _ page: Page, path: String, feedArgument: String?, limit: Int? = nil, commandPrefix: String? = "feedsim page --db"
+) -> String {
     func pad(_ text: String, _ width: Int) -> String {
         text + String(repeating: " ", count: max(0, width - text.count))
     }
@@ -215,7 +222,7 @@ private func describe(_ page: Page, path: String, feedArgument: String?, command
                 + size(item.width) + "×" + size(item.height))
     }
     if page.items.isEmpty { lines.append("  (no items)") }
-    let feed = feedArgument.map { " --feed \($0)" } ?? ""
+    let feed = (feedArgument.map { " --feed \($0)" } ?? "") + (limit.map { " --limit \($0)" } ?? "")
     lines.append("")
     lines.append("has_more_before: \(page.hasMoreBefore)   has_more_after: \(page.hasMoreAfter)")
     guard let commandPrefix else { return lines.joined(separator: "\n") }

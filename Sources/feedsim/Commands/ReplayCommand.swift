@@ -38,6 +38,7 @@ let replayCommand = Command(
         Interruption.shared.install()  // first: a signal during the trace's parse still stops the replay
         let tracePath = try arguments.required("--trace")
         if arguments.value("--source") == nil { _ = try arguments.required("--db") }
+        try SourceOptions.checkValues(arguments)  // usage (exit 64) before the trace is read
         if !arguments.positionals.isEmpty { throw UsageError("unexpected argument '\(arguments.positionals[0])'") }
         var options = try ReplayOptionsParsing.options(from: arguments)
         options.keepTimeline = arguments.value("--timeline") != nil

@@ -39,9 +39,7 @@ let serveCommand = Command(
             throw UsageError(error.description, showsUsage: false)
         }
         let faults = try ServeFaults.parse(arguments.value("--faults") ?? "none")
-        if case .sqlitePath = FeedDatabase.Target(path), !FileManager.default.fileExists(atPath: path) {
-            throw CommandFailure("\(path): no such database (create one with feedsim seed or feedsim import)")
-        }
+        if case .sqlitePath = FeedDatabase.Target(path) { try StoreCommandSupport.requireDatabaseFile(path) }
         // Fail now, not at the first request, when it is not a FeedSim database or cannot be reached.
         let shownName = try DatabaseCatalog(path).database.name
         let seed = try ReplayOptionsParsing.seed(arguments)

@@ -35,6 +35,7 @@ enum SourceOptions {
             return nil
         }
         if arguments.value("--db") != nil { throw UsageError("give --db or --source, not both") }
+        try checkValues(arguments)
         var headers = arguments.all("--header")
         for variable in arguments.all("--header-env") {
             guard let line = ProcessInfo.processInfo.environment[variable], !line.isEmpty else {
@@ -56,6 +57,28 @@ enum SourceOptions {
             throw CommandFailure(error.message)
         } catch let error as HTTPClientError {
             throw CommandFailure(error.message)
+        }
+    }
+
+    /// Usage checks of `--source` and `--convention` values, before anything is read: an URL whose
+    /// scheme is not http or https, a convention that is neither a preset nor an existing file.
+    /// - Throws: ``UsageError`` (exit 64), with "did you mean" for a near scheme or preset name.
+    static func checkValues(_ arguments: ParsedArguments) throws {
+        if let source = arguments.value("--source") {
+            let scheme = source.range(of: "://").map { String(source[..<$0.lowerBound]) }
+            if scheme.map({ !["http", "https"].contains($0.lowercased()) }) ?? true {
+                let near = scheme.flatMap { nearestName(to: $0.lowercased(), among: ["http", "https"]) }
+                    .map { " (did you mean '\($0)://'?)" } ?? ""
+                throw UsageError.badValue("--source", "expected an http:// or https:// URL, got '\(source)'\(near)")
+            }
+        }
+        if let name = arguments.value("--convention"), Convention.preset(named: name) == nil,
+            !FileManager.default.fileExists(atPath: name)
+        {
+            let near = nearestName(to: name, among: Convention.presetNames).map { "did you mean '\($0)'? " } ?? ""
+            throw UsageError.badValue(
+                "--convention",
+                "'\(name)' is neither a preset nor a file (\(near)presets: \(Convention.presetNames.joined(separator: ", ")))")
         }
     }
 

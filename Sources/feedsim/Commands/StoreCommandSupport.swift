@@ -7,10 +7,19 @@ enum StoreCommandSupport {
     /// Opens a database that must already exist, read-only (page, stats, layout --db, replay):
     /// a missing file is an error, not a new database, and the file is never changed.
     static func openExisting(_ path: String) throws -> ItemStore {
-        guard FileManager.default.fileExists(atPath: path) else {
-            throw CommandFailure("\(path): no such database (create one with feedsim seed or feedsim import)")
-        }
+        try requireDatabaseFile(path)
         return try ItemStore.openReadOnly(path: path)
+    }
+
+    /// Refuses a SQLite `--db` that is missing or a directory (SQLite's own word for a directory
+    /// is "disk I/O error"), as the trace readers do for a directory given as a trace.
+    /// - Throws: ``CommandFailure``: `PATH: no such database (…)`, `PATH: is a directory, not a database file`.
+    static func requireDatabaseFile(_ path: String, hint: String = "create one with feedsim seed or feedsim import") throws {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw CommandFailure("\(path): no such database (\(hint))")
+        }
+        if isDirectory.boolValue { throw CommandFailure("\(path): is a directory, not a database file") }
     }
 
     /// Opens (creating when missing) the database a command writes to (seed, import).

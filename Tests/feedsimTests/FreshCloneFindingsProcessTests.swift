@@ -1,0 +1,108 @@
+import FeedSimTestSupport
+import Foundation
+import Testing
+
+/// What a newcomer met on a fresh clone, run as the user ran it (the built binary in a process of
+/// its own): bad option values that are usage errors (exit 64, "did you mean"), parse errors with
+/// their position, a directory given as a database, reports `compare` must refuse, `import`'s rules.
+@Suite(.enabled(if: FeedsimProcess.binary != nil, "feedsim binary not found next to the test runner; run `swift build`"))
+struct FreshCloneFindingsProcessTests {
+    let directory: URL = {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("feedsim-freshclone-\(UUID().uuidString)")
+        try! FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }()
+    var feedsim: FeedsimProcess { FeedsimProcess(directory: directory) }
+    func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
+
+    // MARK: 3. Usage errors for values the options cannot take
+
+    @Test(arguments: [
+        (["import", "--db", "none.sqlite", "--feed", "home", "--format", "wikimdia", "none.json"],
+         "feedsim import: --format: expected one of jsonl, csv, wikimedia, got 'wikimdia' (did you mean 'wikimedia'?)"),
+        (["page", "--source", "http://127.0.0.1:1", "--convention", "strpe"],
+         "feedsim page: --convention: 'strpe' is neither a preset nor a file (did you mean 'stripe'? presets: feedsim, stripe, relay, link, jsonapi)"),
+        (["page", "--source", "htp://x"],
+         "feedsim page: --source: expected an http:// or https:// URL, got 'htp://x' (did you mean 'http://'?)"),
+        (["replay", "--source", "file:///x", "--trace", "none.jsonl"],
+         "feedsim replay: --source: expected an http:// or https:// URL, got 'file:///x'"),
+        (["load", "--source", "http://127.0.0.1:1", "--convention", "relai", "--duration", "1"],
+         "feedsim load: --convention: 'relai' is neither a preset nor a file (did you mean 'relay'? presets: feedsim, stripe, relay, link, jsonapi)"),
+    ])
+    func aBadOptionValueIsAUsageErrorWithExit64(arguments: [String], message: String) throws {
+        let outcome = try feedsim.run(arguments)
+        #expect(outcome.status == 64, "\(outcome.stderr)")
+        #expect(outcome.stderrLines == [message], "\(outcome.stderr)")
+        #expect(outcome.stdout.isEmpty)
+        #expect(!FileManager.default.fileExists(atPath: path("none.sqlite")))
+    }
+
+    // MARK: 5. A directory given as --db
+
+    /// SQLite opens a directory and fails at the first read with "disk I/O error" (SQLITE_IOERR,
+    /// extended 266 = SQLITE_IOERR_READ): every command opening a store says what it is instead.
+    @Test func aDirectoryGivenAsTheDatabaseIsNamedAsADirectory() throws {
+        let db = path("somedir")
+        try FileManager.default.createDirectory(atPath: db, withIntermediateDirectories: true)
+        let trace = path("t.jsonl")
+        #expect(try feedsim.run(["trace", "synth", "--model", "reader", "--duration", "1", "--seed", "1", "-o", trace]).status == 0)
+        for arguments in [
+            ["stats", "--db", db], ["page", "--db", db], ["layout", "--layout", "list", "--viewport", "390x844", "--db", db],
+            ["serve", "--db", db, "--listen", "127.0.0.1:0"], ["replay", "--db", db, "--trace", trace],
+            ["load", "--db", db, "--duration", "1"], ["seed", "--db", db, "--count", "3"],
+        ] {
+            let outcome = try feedsim.run(arguments)
+            #expect(outcome.status == 1, "\(arguments) \(outcome.stderr)")
+            #expect(outcome.stderrLines == ["feedsim \(arguments[0]): \(db): is a directory, not a database file"], "\(arguments)")
+        }
+    }
+
+    // MARK: 6. compare checks the reports it reads
+
+    /// A real replay report, then the same with one field made wrong: `compare` refuses it with
+    /// one line naming the file and the field (exit 1); the untouched pair compares (exit 0).
+    @Test func compareRefusesAReportWithAFieldOfTheWrongTypeOrANegativeCount() throws {
+        let db = path("feed.sqlite")
+        #expect(try feedsim.run(["seed", "--db", db, "--preset", "mixed", "--count", "300", "--seed", "1"]).status == 0)
+        let trace = path("t.jsonl")
+        #expect(try feedsim.run(["trace", "synth", "--model", "skimmer", "--duration", "3", "--seed", "1", "-o", trace]).status == 0)
+        let replay = try feedsim.run(["replay", "--db", db, "--trace", trace, "--json"])
+        #expect(replay.status == 0, "\(replay.stderr)")
+        let good = path("a.json")
+        try Data(replay.stdout.utf8).write(to: URL(fileURLWithPath: good))
+        let same = try feedsim.run(["compare", good, good])
+        #expect(same.status == 0, "\(same.stderr)")
+        var object = try #require(try JSONSerialization.jsonObject(with: Data(replay.stdout.utf8)) as? [String: Any])
+        object["frames"] = "many"
+        let wrongType = path("ta.json")
+        try JSONSerialization.data(withJSONObject: object).write(to: URL(fileURLWithPath: wrongType))
+        let typed = try feedsim.run(["compare", good, wrongType])
+        #expect(typed.status == 1, "\(typed.stderr)")
+        #expect(typed.stderrLines == ["feedsim compare: \(wrongType): field 'frames': expected an integer"], "\(typed.stderr)")
+        object = try #require(try JSONSerialization.jsonObject(with: Data(replay.stdout.utf8)) as? [String: Any])
+        var pages = try #require(object["pages"] as? [String: Any])
+        pages["more"] = -3
+        object["pages"] = pages
+        let negative = path("tb.json")
+        try JSONSerialization.data(withJSONObject: object).write(to: URL(fileURLWithPath: negative))
+        let signed = try feedsim.run(["compare", negative, good])
+        #expect(signed.status == 1, "\(signed.stderr)")
+        #expect(
+            signed.stderrLines == ["feedsim compare: \(negative): field 'pages.more': expected a figure ≥ 0 (a count, a time or a share), got -3"],
+            "\(signed.stderr)")
+        #expect(signed.stdout.isEmpty)
+    }
+
+    // MARK: 8. The load summary line
+
+    /// `--write-rate` is items per second over all writers: the summary says "in all".
+    @Test func theLoadSummarySaysTheWriteRateIsTheWritersTotal() throws {
+        let db = path("feed.sqlite")
+        #expect(try feedsim.run(["seed", "--db", db, "--preset", "mixed", "--count", "300", "--seed", "1"]).status == 0)
+        let outcome = try feedsim.run([
+            "load", "--db", db, "--sessions", "1", "--time-scale", "max", "--duration", "0.3", "--writers", "2", "--write-rate", "50",
+        ])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(outcome.stdout.contains(", 2 writers at 50.0 items/s in all, seed "), "\(outcome.stdout)")
+    }
+}
