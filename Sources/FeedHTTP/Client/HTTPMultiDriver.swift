@@ -17,7 +17,9 @@ import Foundation
 /// (`curl_multi_socket_action`, <https://curl.se/libcurl/c/curl_multi_socket_action.html>):
 /// ``perform()`` is one `epoll_wait` that returns at once and hands libcurl only the sockets that
 /// are ready, where `curl_multi_perform` visited every transfer and `curl_multi_poll` rebuilt its
-/// descriptor list on each call (`feedsim bench http`: N → N µs of client CPU per request).
+/// descriptor list on each call (callgrind under `feedsim load --source`, 2026-12-01: driving the
+/// handle went from about 172k to 118k instructions per page request, and one syscall per
+/// ``perform()`` instead of a poll and a recv per transfer).
 public final class HTTPMultiDriver: WorkerIO {
     private let multi: UnsafeMutableRawPointer
     private var transfers: [UnsafeMutableRawPointer: HTTPTransfer] = [:]

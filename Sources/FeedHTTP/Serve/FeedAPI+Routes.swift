@@ -20,9 +20,9 @@ extension FeedAPI {
             if after != nil && before != nil {
                 return .error(400, code: "invalid_parameter", "give after or before, not both", parameter: "before")
             }
-            // The page and its rows from one snapshot (one read transaction): no row of the page
-            // can vanish between the two reads, and SQLite takes its shared lock once, not once
-            // per statement (`feedsim bench http`: serve's CPU per page request 178 → N µs).
+            // The page and its rows from one snapshot (one read transaction), as the load tester's
+            // own sessions read a page: no row of the page can vanish between the two reads, and
+            // SQLite takes its shared lock (fcntl) once per request, not once per statement.
             let (page, rows) = try backend.read {
                 let page: Page
                 if let after {
