@@ -145,8 +145,17 @@ public final class FlowLayout: CollectionLayout, SupplementaryViewHosting {
     ///   where the last query's answer began (a scrolling viewport: d is a few lines); a jump
     ///   searches from an interpolated guess, O(log lines) at worst.
     public func attributesForElements(in rect: Rect) -> [LayoutAttributes] {
+        var result: [LayoutAttributes] = []
+        attributesForElements(in: rect, into: &result)
+        return result
+    }
+
+    /// Fills `result` in place (the virtualizer's query every frame), as ``attributesForElements(in:)``.
+    /// - Complexity: as ``attributesForElements(in:)``, with no allocation once `result` has room.
+    public func attributesForElements(in rect: Rect, into result: inout [LayoutAttributes]) {
+        result.removeAll(keepingCapacity: true)
         let content = contentSize
-        var result = supplementary.leading(in: rect, viewport: viewport, contentSize: content)
+        supplementary.appendLeading(in: rect, viewport: viewport, contentSize: content, to: &result)
         if !lines.isEmpty, !rect.isEmpty {
             let low = isVertical ? rect.minY : rect.minX
             let high = isVertical ? rect.maxY : rect.maxX
@@ -165,7 +174,6 @@ public final class FlowLayout: CollectionLayout, SupplementaryViewHosting {
             }
         }
         if let footer = supplementary.trailing(in: rect, viewport: viewport, contentSize: content) { result.append(footer) }
-        return result
     }
 
     public func attributesForItem(at index: Int) -> LayoutAttributes? {

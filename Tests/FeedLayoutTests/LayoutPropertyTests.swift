@@ -69,6 +69,7 @@ import Testing
                 continue
             }
             var oracle = layout.allAttributes()
+            var buffer: [LayoutAttributes] = []
             var offset = 0.0
             var velocity = random.length(-400...400)  // points per step
             for step in 0..<300 {
@@ -112,7 +113,15 @@ import Testing
                 let rect = axis.extending(
                     Rect(origin: axis.point(offset), size: viewport), before: random.length(0...300),
                     after: random.length(0...300))
-                let fast = layout.attributesForElements(in: rect)
+                // Half the queries fill one buffer kept across queries (the virtualizer's call),
+                // which still holds the last answer: it must be emptied, never appended to.
+                let fast: [LayoutAttributes]
+                if step % 2 == 0 {
+                    fast = layout.attributesForElements(in: rect)
+                } else {
+                    layout.attributesForElements(in: rect, into: &buffer)
+                    fast = buffer
+                }
                 let expected = oracle.filter { $0.frame.intersects(rect) }
                 #expect(
                     fast == expected,

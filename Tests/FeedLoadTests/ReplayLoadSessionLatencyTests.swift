@@ -77,4 +77,22 @@ import Testing
         #expect((metrics.latency[.newest]?.max ?? 0) > 0)
         #expect(backend.lastCallMilliseconds == 0)
     }
+
+    @Test func aReplayCutShortBeforeItsFirstScreenAddsNoBlankAreaAndNoTimeToFirstContent() throws {
+        let database = try seededDatabase()
+        defer { database.cleanUp() }
+        // One session paced in real time (time scale 1) on a 2-s trace, in a 0.5-s run, with 1 s of
+        // client latency: the Init page cannot land before 1,000 ms of the trace, so the run's end
+        // cuts the session short before any content. Counted, it would be a fully blank session
+        // (blank mean 1.0, blank.p95 = 1) although nobody watched it to its end.
+        var configuration = LoadConfiguration(
+            path: database.path, feedName: "home", model: .closed(sessions: 1),
+            traces: .synthesized(models: [.skimmer], durationSeconds: 2), timeScale: 1, durationSeconds: 0.5,
+            workers: 1)
+        configuration.latency = .fixed(ms: 1000)
+        let report = try LoadRunner(configuration: configuration, openBackend: openSQLite).run()
+        #expect(report.sessions.started == 1 && report.sessions.interrupted == 1 && report.sessions.completed == 0)
+        #expect(report.replays.finished == 0)
+        #expect(report.replays.blankMeanFraction == nil && report.replays.timeToFirstContent == nil)
+    }
 }

@@ -106,7 +106,11 @@ public final class ReplayLoadSession: LoadSession {
         return .zero
     }
 
-    /// Checks every walk against the store now, and counts the replay's violations.
+    /// Checks every walk against the store now, and counts the replay's violations. Only a replay
+    /// that played its whole trace adds its blank area and time to first content: one cut short
+    /// (a ramp-down retiring it, the run's end, `--abort-on-fail`, SIGINT) would count the wait
+    /// for a first screen it never reached as a fully blank session. k6 likewise leaves an
+    /// interrupted iteration out of `iterations`; the session is counted as interrupted.
     public func finish(interrupted: Bool, _ metrics: inout LoadMetrics) throws {
         defer { pool.give(connections) }
         let walks = backend.source.walks
@@ -114,7 +118,10 @@ public final class ReplayLoadSession: LoadSession {
             walks: walks, truth: connections.truth, maxIDAtStart: maxIDAtStart, metrics: &metrics)
         let report = replay.result.report
         let violations = report.violations
-        metrics.recordReplay(blankMeanFraction: report.blank.meanFraction, timeToFirstContentMs: report.timeToFirstContentMs)
+        if !interrupted {
+            metrics.recordReplay(
+                blankMeanFraction: report.blank.meanFraction, timeToFirstContentMs: report.timeToFirstContentMs)
+        }
         metrics.recordReplayViolations(violations.map(\.kind))
         metrics.recordSession(
             SessionOutcome(

@@ -13,10 +13,13 @@ import Foundation
 /// - **jump**: viewports at random offsets, each unrelated to the last (a scrubber, scroll to
 ///   top): the search falls back to an interpolated guess; its cost grows with the arrays' size
 ///   (cache misses), and it has no target.
-/// Every figure is per query, in microseconds; each (layout, count) is measured in `rounds`
-/// rounds on different scroll sequences, timed in chunks of ``chunk`` queries, and the figure is
-/// the median chunk's: on a shared machine a chunk during which another process took the CPU is
-/// an outlier, not the median.
+/// Every figure is per query, in microseconds, through `attributesForElements(in:into:)` with
+/// one reused buffer (the virtualizer's call each frame); each (layout, count) is measured in
+/// `rounds` rounds on different scroll sequences, timed in chunks of ``chunk`` queries, and the
+/// figure is the median chunk's: on a shared machine a chunk during which another process took
+/// the CPU is an outlier, not the median. A layout's counts are timed interleaved, chunk by
+/// chunk, and each ratio is the median of a count's chunk ÷ the smallest count's chunk timed
+/// just before it (see ``run(counts:frames:jumps:rounds:kinds:seed:progress:)``).
 public enum LayoutBenchmark {
     /// A scroll query at any count costs at most this many times its cost at the smallest count (issue 13).
     public static let scrollTarget = 1.3
@@ -31,11 +34,12 @@ public enum LayoutBenchmark {
         public var prepareMilliseconds: Double
         public var scrollQueries: Int
         public var scrollMicroseconds: Double
-        /// This count's scroll query time ÷ the smallest count's (flat ≈ 1; target ≤ ``scrollTarget``).
+        /// This count's scroll query time ÷ the smallest count's, the median of chunk pairs timed
+        /// back to back (flat ≈ 1; target ≤ ``scrollTarget``).
         public var scrollCostVsSmallest: Double
         public var jumpQueries: Int
         public var jumpMicroseconds: Double
-        /// This count's jump query time ÷ the smallest count's.
+        /// This count's jump query time ÷ the smallest count's (median of chunk pairs).
         public var jumpCostVsSmallest: Double
         public var elementsPerQuery: Double
         public var bruteForceQueries: Int
@@ -121,9 +125,36 @@ public enum LayoutBenchmark {
         return offsets
     }
 
+    /// One prepared layout of one count, with what its queries need.
+    private struct Subject {
+        var count: Int
+        var layout: any CollectionLayout
+        var prepareTime: Double
+        var axis: ScrollAxis
+        /// The largest offset a query starts at, points along the scroll axis.
+        var limit: Double
+        var query: Size
+        var scrollTimes: [Double] = []
+        var jumpTimes: [Double] = []
+        /// Each chunk's time ÷ the smallest count's chunk timed just before it.
+        var scrollRatios: [Double] = []
+        var jumpRatios: [Double] = []
+        var elements = 0
+        var samples: [Rect] = []
+
+        func rect(_ offset: Double) -> Rect { Rect(origin: axis.point(offset), size: query) }
+    }
+
     /// Runs every layout at every count.
+    ///
+    /// A layout's counts are prepared together and measured interleaved: each round times a chunk
+    /// of the smallest count, then the same chunk of every other count, then the next chunk, so
+    /// both sides of a ratio run within a millisecond of each other. On a shared machine the load
+    /// moves between seconds (a 10⁷-item prepare takes several), and a ratio of figures measured
+    /// seconds apart measured that instead. The `…_vs_smallest` figures are the median of these
+    /// paired chunk ratios; the µs figures the median chunk.
     /// - Parameters:
-    ///   - counts: item counts, ascending order not required (measured smallest first).
+    ///   - counts: item counts, ascending order not required (the smallest is each layout's reference).
     ///   - frames: scroll queries per round; `jumps`: random queries per round; `rounds`: ≥ 1.
     ///   - progress: a line per (layout, count), for stderr.
     /// - Throws: ``LayoutError`` if a configuration cannot be prepared (none of the built-in ones).
@@ -133,83 +164,110 @@ public enum LayoutBenchmark {
     ) throws -> [Row] {
         precondition(frames >= 1 && jumps >= 1 && rounds >= 1)
         let clock = ContinuousClock()
+        let counts = Array(Set(counts)).sorted()
         var rows: [Row] = []
-        for count in counts.sorted() {
-            var random = SplitMix64(seed: seed &+ UInt64(count))
-            let sizes = (0..<count).map { _ in
-                Size(width: 100 + (random.nextUnit() * 300).rounded(), height: 60 + (random.nextUnit() * 540).rounded())
-            }
-            for kind in kinds {
+        for kind in kinds {
+            var subjects: [Subject] = []
+            for count in counts {
                 progress("bench layout: \(kind.rawValue) × \(count)…")
+                var random = SplitMix64(seed: seed &+ UInt64(count))
+                let sizes = (0..<count).map { _ in
+                    Size(width: 100 + (random.nextUnit() * 300).rounded(), height: 60 + (random.nextUnit() * 540).rounded())
+                }
                 let layout = try configuration(kind).makeLayout()
                 let prepareStart = clock.now
                 try layout.prepare(sizes: sizes, viewport: viewport)
                 let prepareTime = seconds(clock.now - prepareStart)
-
                 let axis = configuration(kind).scrollAxis
-                let limit = axis.component(of: layout.maxContentOffset)
                 // A strip shows every item at once; query a slice about 20 items wide so k stays fixed.
                 let query = kind == .strip
                     ? Size(width: viewport.width * min(1, 20 / Double(count)), height: viewport.height) : viewport
                 let slack = viewport.width - query.width
-                func rect(_ offset: Double) -> Rect { Rect(origin: axis.point(offset), size: query) }
-
-                var scrollTimes: [Double] = []
-                var jumpTimes: [Double] = []
-                var elements = 0
-                var samples: [Rect] = []
-                for round in 0..<rounds {
-                    let roundSeed = seed &+ 7 &+ UInt64(round) &* 0x9E37_79B9
-                    let scroll = scrollOffsets(frames: frames, limit: max(limit, slack), seed: roundSeed).map(rect)
+                subjects.append(
+                    Subject(
+                        count: count, layout: layout, prepareTime: prepareTime, axis: axis,
+                        limit: max(axis.component(of: layout.maxContentOffset), slack), query: query))
+            }
+            progress("bench layout: \(kind.rawValue), \(rounds) round(s) of \(frames) scroll and \(jumps) jump queries…")
+            // One buffer for every answer, as the virtualizer keeps one (its query each frame).
+            var buffer: [LayoutAttributes] = []
+            for round in 0..<rounds {
+                let roundSeed = seed &+ 7 &+ UInt64(round) &* 0x9E37_79B9
+                var scrolls: [[Rect]] = []
+                var jumpRects: [[Rect]] = []
+                for position in subjects.indices {
+                    let subject = subjects[position]
+                    scrolls.append(scrollOffsets(frames: frames, limit: subject.limit, seed: roundSeed).map(subject.rect))
                     var jumpRandom = SplitMix64(seed: roundSeed ^ 0xA5A5)
-                    let jump = (0..<jumps).map { _ in rect(jumpRandom.nextUnit() * max(limit, slack)) }
+                    jumpRects.append((0..<jumps).map { _ in subject.rect(jumpRandom.nextUnit() * subject.limit) })
                     // The previous round's last answer must not help the first query of this one.
-                    _ = layout.attributesForElements(in: rect(0))
-
-                    for part in stride(from: 0, to: scroll.count, by: chunk) {
-                        let rects = scroll[part..<min(part + chunk, scroll.count)]
-                        let start = clock.now
-                        for rect in rects { elements += layout.attributesForElements(in: rect).count }
-                        scrollTimes.append(seconds(clock.now - start) / Double(rects.count))
-                    }
-                    for part in stride(from: 0, to: jump.count, by: chunk) {
-                        let rects = jump[part..<min(part + chunk, jump.count)]
-                        let start = clock.now
-                        for rect in rects { _ = layout.attributesForElements(in: rect).count }
-                        jumpTimes.append(seconds(clock.now - start) / Double(rects.count))
-                    }
-                    // Check a spread of both kinds: the first, then every 97th scroll query (a
-                    // hinted one) and jump query.
-                    samples += stride(from: 0, to: scroll.count, by: 97).map { scroll[$0] }
-                    samples += stride(from: 0, to: jump.count, by: 97).map { jump[$0] }
+                    subject.layout.attributesForElements(in: subject.rect(0), into: &buffer)
                 }
+                for part in stride(from: 0, to: frames, by: chunk) {
+                    let range = part..<min(part + chunk, frames)
+                    var reference = 0.0
+                    for position in subjects.indices {
+                        let layout = subjects[position].layout
+                        var elements = 0
+                        let start = clock.now
+                        for rect in scrolls[position][range] {
+                            layout.attributesForElements(in: rect, into: &buffer)
+                            elements += buffer.count
+                        }
+                        let time = seconds(clock.now - start) / Double(range.count)
+                        if position == 0 { reference = time }
+                        subjects[position].elements += elements
+                        subjects[position].scrollTimes.append(time)
+                        subjects[position].scrollRatios.append(time / reference)
+                    }
+                }
+                for part in stride(from: 0, to: jumps, by: chunk) {
+                    let range = part..<min(part + chunk, jumps)
+                    var reference = 0.0
+                    for position in subjects.indices {
+                        let layout = subjects[position].layout
+                        let start = clock.now
+                        for rect in jumpRects[position][range] { layout.attributesForElements(in: rect, into: &buffer) }
+                        let time = seconds(clock.now - start) / Double(range.count)
+                        if position == 0 { reference = time }
+                        subjects[position].jumpTimes.append(time)
+                        subjects[position].jumpRatios.append(time / reference)
+                    }
+                }
+                // Check a spread of both kinds: the first, then every 97th scroll query (a
+                // hinted one) and jump query.
+                for position in subjects.indices {
+                    subjects[position].samples += stride(from: 0, to: frames, by: 97).map { scrolls[position][$0] }
+                    subjects[position].samples += stride(from: 0, to: jumps, by: 97).map { jumpRects[position][$0] }
+                }
+            }
 
+            for subject in subjects {
+                progress("bench layout: \(kind.rawValue) × \(subject.count): brute force…")
                 // Brute force touches every item: sample fewer queries as n grows (≈ 2·10⁷ items visited).
-                let bruteQueries = max(2, min(samples.count, 20_000_000 / max(count, 1)))
+                let bruteQueries = max(2, min(subject.samples.count, 20_000_000 / max(subject.count, 1)))
                 var mismatches = 0
                 var bruteTime = 0.0
-                for (position, rect) in samples.enumerated() {
-                    if position < bruteQueries {
-                        let start = clock.now
-                        let oracle = bruteForce(layout, rect)
-                        bruteTime += seconds(clock.now - start)
-                        if oracle != layout.attributesForElements(in: rect) { mismatches += 1 }
-                    }
+                for rect in subject.samples.prefix(bruteQueries) {
+                    let start = clock.now
+                    let oracle = bruteForce(subject.layout, rect)
+                    bruteTime += seconds(clock.now - start)
+                    if oracle != subject.layout.attributesForElements(in: rect) { mismatches += 1 }
                 }
-                bruteTime /= Double(min(bruteQueries, samples.count))
-                let scrollTime = median(scrollTimes)
-                let jumpTime = median(jumpTimes)
-                let smallest = rows.first { $0.kind == kind.rawValue }
+                bruteTime /= Double(min(bruteQueries, subject.samples.count))
+                let scrollTime = median(subject.scrollTimes)
+                let jumpTime = median(subject.jumpTimes)
+                let isReference = subject.count == counts[0]
                 rows.append(
                     Row(
-                        kind: kind.rawValue, items: count, prepareMilliseconds: prepareTime * 1e3,
+                        kind: kind.rawValue, items: subject.count, prepareMilliseconds: subject.prepareTime * 1e3,
                         scrollQueries: frames * rounds, scrollMicroseconds: scrollTime * 1e6,
-                        scrollCostVsSmallest: smallest.map { scrollTime * 1e6 / $0.scrollMicroseconds } ?? 1,
+                        scrollCostVsSmallest: isReference ? 1 : median(subject.scrollRatios),
                         jumpQueries: jumps * rounds, jumpMicroseconds: jumpTime * 1e6,
-                        jumpCostVsSmallest: smallest.map { jumpTime * 1e6 / $0.jumpMicroseconds } ?? 1,
-                        elementsPerQuery: Double(elements) / Double(frames * rounds), bruteForceQueries: bruteQueries,
-                        bruteForceMicroseconds: bruteTime * 1e6, speedup: bruteTime / jumpTime, mismatches: mismatches,
-                        targeted: targetKinds.contains(kind)))
+                        jumpCostVsSmallest: isReference ? 1 : median(subject.jumpRatios),
+                        elementsPerQuery: Double(subject.elements) / Double(frames * rounds),
+                        bruteForceQueries: bruteQueries, bruteForceMicroseconds: bruteTime * 1e6,
+                        speedup: bruteTime / jumpTime, mismatches: mismatches, targeted: targetKinds.contains(kind)))
             }
         }
         rows.sort { ($0.kind, $0.items) < ($1.kind, $1.items) }
@@ -275,7 +333,8 @@ extension LayoutBenchmark {
         let jump = rows.first?.jumpQueries ?? 0
         lines.append(
             "viewport 390x844; scroll: \(scroll) queries of a viewport scrolled by flings at 60 Hz (each search starts at "
-                + "the last answer); jump: \(jump) queries at random offsets; the median of chunks of \(chunk) queries; brute force samples "
+                + "the last answer); jump: \(jump) queries at random offsets; µs: the median of chunks of \(chunk) queries; "
+                + "vs smallest n: the median of each chunk ÷ the smallest n's same chunk, timed just before it; brute force samples "
                 + "both kinds, fewer queries at large n (column 'q'); strip queries a slice ~20 items wide.")
         return lines.joined(separator: "\n")
     }
