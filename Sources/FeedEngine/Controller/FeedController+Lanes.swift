@@ -192,6 +192,42 @@ extension FeedController {
         /// The report after a bottom page that added no extent; More waits while it is set.
         var bottomStall: Viewport?
 
+        /// ``FeedController/phase`` of a running controller.
+        var phase: Phase {
+            switch top.pendingLoad {
+            case .refresh, .gapFill: return .refresh
+            case .prepend, nil: break
+            }
+            if bottom.pendingLoad != nil { return .more }
+            if top.pendingLoad != nil { return .prepend }
+            if top.hasGivenUp || bottom.hasGivenUp { return .failed }
+            if case .endReached = bottom { return .endOfFeed }
+            return .idle
+        }
+
+        /// ``FeedController/activeRequestCount`` of a running controller.
+        var activeRequestCount: Int { (top.request == nil ? 0 : 1) + (bottom.request == nil ? 0 : 1) }
+
+        /// ``FeedController/directionalLoadStates`` of a running controller.
+        var directionalLoadStates: DirectionalLoadStates {
+            var states = DirectionalLoadStates()
+            switch top {
+            case .idle: break
+            case .endReached: states.prepend = .end
+            case .active(let attempt):
+                switch attempt.load {
+                case .prepend: states.prepend = attempt.directionalState
+                case .refresh, .gapFill: states.refresh = attempt.directionalState
+                }
+            }
+            switch bottom {
+            case .idle: states.append = .idle
+            case .active(let attempt): states.append = attempt.directionalState
+            case .endReached: states.append = .end
+            }
+            return states
+        }
+
         /// The ways a Running can be wrong that its types cannot exclude (checked by
         /// ``FeedController/checkInvariants()``).
         func invariantViolation(generation: Int) -> String? {

@@ -12,45 +12,63 @@ extension VelocityTracker {
     /// model asks every frame while dragging); the matrices are flat arrays, column after column.
     /// - Complexity: O(n · degree²).
     static func leastSquaresSlopes(times: [Double], xs: [Double], ys: [Double], degree: Int) -> (x: Double, y: Double)? {
+        times.withUnsafeBufferPointer { times in
+            xs.withUnsafeBufferPointer { xs in
+                ys.withUnsafeBufferPointer { ys in leastSquaresSlopes(times: times, xs: xs, ys: ys, degree: degree) }
+            }
+        }
+    }
+
+    /// ``leastSquaresSlopes(times:xs:ys:degree:)`` over buffers, its matrices in one temporary
+    /// allocation (on the stack for the few samples of a drag): the scroll model fits on every
+    /// touch sample, and seven arrays per fit were most of its cost. The same operations in the same
+    /// order, so the same bits.
+    static func leastSquaresSlopes(
+        times: UnsafeBufferPointer<Double>, xs: UnsafeBufferPointer<Double>, ys: UnsafeBufferPointer<Double>,
+        degree: Int
+    ) -> (x: Double, y: Double)? {
         let n = times.count
         let m = degree + 1
         guard n >= m, degree >= 1 else { return nil }
-        // Columns of A: q[j·n + i] = times[i]^j.
-        var q = [Double](repeating: 0, count: m * n)
-        for j in 0..<m {
-            for i in 0..<n { q[j * n + i] = pow(times[i], Double(j)) }
-        }
-        var r = [Double](repeating: 0, count: m * m)  // r[k·m + j]
-        for j in 0..<m {
-            for k in 0..<j {
-                var dot = 0.0
-                for i in 0..<n { dot += q[j * n + i] * q[k * n + i] }
-                r[k * m + j] = dot
-                for i in 0..<n { q[j * n + i] -= dot * q[k * n + i] }
-            }
-            var sumOfSquares = 0.0
-            for i in 0..<n { sumOfSquares += q[j * n + i] * q[j * n + i] }
-            let norm = sumOfSquares.squareRoot()
-            // Times are in seconds; a column this small means repeated times (no information).
-            guard norm > 1e-9 else { return nil }
-            for i in 0..<n { q[j * n + i] /= norm }
-            r[j * m + j] = norm
-        }
-        // b = R⁻¹ Qᵀ y by back substitution.
-        func slope(_ values: [Double]) -> Double {
-            var b = [Double](repeating: 0, count: m)
+        return withUnsafeTemporaryAllocation(of: Double.self, capacity: m * n + m * m + m) { storage in
+            // Columns of A: q[j·n + i] = times[i]^j; then r[k·m + j]; then b.
+            let q = UnsafeMutableBufferPointer(rebasing: storage[0..<(m * n)])
+            let r = UnsafeMutableBufferPointer(rebasing: storage[(m * n)..<(m * n + m * m)])
+            let b = UnsafeMutableBufferPointer(rebasing: storage[(m * n + m * m)...])
             for j in 0..<m {
-                var dot = 0.0
-                for i in 0..<n { dot += q[j * n + i] * values[i] }
-                b[j] = dot
+                for i in 0..<n { q[j * n + i] = pow(times[i], Double(j)) }
             }
-            for j in stride(from: m - 1, through: 0, by: -1) {
-                for k in (j + 1)..<m { b[j] -= r[j * m + k] * b[k] }
-                b[j] /= r[j * m + j]
+            r.initialize(repeating: 0)
+            for j in 0..<m {
+                for k in 0..<j {
+                    var dot = 0.0
+                    for i in 0..<n { dot += q[j * n + i] * q[k * n + i] }
+                    r[k * m + j] = dot
+                    for i in 0..<n { q[j * n + i] -= dot * q[k * n + i] }
+                }
+                var sumOfSquares = 0.0
+                for i in 0..<n { sumOfSquares += q[j * n + i] * q[j * n + i] }
+                let norm = sumOfSquares.squareRoot()
+                // Times are in seconds; a column this small means repeated times (no information).
+                guard norm > 1e-9 else { return nil }
+                for i in 0..<n { q[j * n + i] /= norm }
+                r[j * m + j] = norm
             }
-            return b[1]
+            // b = R⁻¹ Qᵀ y by back substitution.
+            func slope(_ values: UnsafeBufferPointer<Double>) -> Double {
+                for j in 0..<m {
+                    var dot = 0.0
+                    for i in 0..<n { dot += q[j * n + i] * values[i] }
+                    b[j] = dot
+                }
+                for j in stride(from: m - 1, through: 0, by: -1) {
+                    for k in (j + 1)..<m { b[j] -= r[j * m + k] * b[k] }
+                    b[j] /= r[j * m + j]
+                }
+                return b[1]
+            }
+            return (slope(xs), slope(ys))
         }
-        return (slope(xs), slope(ys))
     }
 
     /// Android's impulse estimate (`calculateImpulseVelocity`): walking from the oldest
@@ -61,6 +79,13 @@ extension VelocityTracker {
     /// `times` are seconds, oldest first. Two samples give the plain slope; segments with equal
     /// times are skipped.
     static func impulseVelocity(times: [Double], values: [Double]) -> Double {
+        times.withUnsafeBufferPointer { times in
+            values.withUnsafeBufferPointer { values in impulseVelocity(times: times, values: values) }
+        }
+    }
+
+    /// ``impulseVelocity(times:values:)`` over buffers.
+    static func impulseVelocity(times: UnsafeBufferPointer<Double>, values: UnsafeBufferPointer<Double>) -> Double {
         let n = times.count
         guard n >= 2 else { return 0 }
         if n == 2 {

@@ -133,18 +133,30 @@ public struct VelocityTracker: Sendable, Hashable {
             return .zero
         }
         // Time in seconds relative to the newest sample (≤ 0), as both platforms do.
-        let times = samples.map { ($0.t - newest.t) / 1000 }
-        let xs = samples.map(\.position.x)
-        let ys = samples.map(\.position.y)
-        switch configuration.strategy {
-        case .leastSquares(let degree):
-            let fitDegree = min(degree, samples.count - 1)
-            guard fitDegree >= 1, let v = Self.leastSquaresSlopes(times: times, xs: xs, ys: ys, degree: fitDegree)
-            else { return .zero }
-            return Point(x: v.x, y: v.y)
-        case .impulse:
-            return Point(x: Self.impulseVelocity(times: times, values: xs),
-                         y: Self.impulseVelocity(times: times, values: ys))
+        // The three columns in one temporary allocation (no heap allocation per touch sample).
+        let n = samples.count
+        let strategy = configuration.strategy
+        return samples.withUnsafeBufferPointer { samples in
+            withUnsafeTemporaryAllocation(of: Double.self, capacity: 3 * n) { storage in
+                for i in 0..<n {
+                    storage[i] = (samples[i].t - newest.t) / 1000
+                    storage[n + i] = samples[i].position.x
+                    storage[2 * n + i] = samples[i].position.y
+                }
+                let times = UnsafeBufferPointer(rebasing: storage[0..<n])
+                let xs = UnsafeBufferPointer(rebasing: storage[n..<(2 * n)])
+                let ys = UnsafeBufferPointer(rebasing: storage[(2 * n)..<(3 * n)])
+                switch strategy {
+                case .leastSquares(let degree):
+                    let fitDegree = min(degree, n - 1)
+                    guard fitDegree >= 1, let v = Self.leastSquaresSlopes(times: times, xs: xs, ys: ys, degree: fitDegree)
+                    else { return .zero }
+                    return Point(x: v.x, y: v.y)
+                case .impulse:
+                    return Point(
+                        x: Self.impulseVelocity(times: times, values: xs), y: Self.impulseVelocity(times: times, values: ys))
+                }
+            }
         }
     }
 

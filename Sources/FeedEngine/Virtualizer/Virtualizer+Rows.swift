@@ -16,6 +16,19 @@ extension Virtualizer {
     func updateRows(
         preloadEntries: [(item: Item, distance: Double, index: Int)], newPreloadIDs: inout ItemIDSet
     ) -> RowChange {
+        // Left the range. Sorted so evictions and cancellations are deterministic.
+        var leftIDs: [Int64] = []
+        preloadItemIDs.forEach { id in if !newPreloadIDs.contains(id) { leftIDs.append(id) } }
+        leftIDs.sort()
+        let change = applyRowChange(preloadEntries: preloadEntries, leftIDs: leftIDs)
+        swap(&preloadItemIDs, &newPreloadIDs)  // the old set is the caller's scratch for the next update
+        return change
+    }
+
+    /// The work of ``updateRows(preloadEntries:newPreloadIDs:)`` once the ids that left the range
+    /// are known (ascending): entries not yet claimed enter, then `leftIDs` leave, then the new
+    /// fetches are issued. ``preloadItemIDs`` is left as it was, for the caller to update.
+    func applyRowChange(preloadEntries: [(item: Item, distance: Double, index: Int)], leftIDs: [Int64]) -> RowChange {
         var change = RowChange()
 
         // Entered the range, first: pinning before anything is unpinned keeps a returning row from
@@ -34,10 +47,7 @@ extension Virtualizer {
             }
         }
 
-        // Left the range. Sorted so evictions and cancellations are deterministic.
-        var leftIDs: [Int64] = []
-        preloadItemIDs.forEach { id in if !newPreloadIDs.contains(id) { leftIDs.append(id) } }
-        leftIDs.sort()
+        // Left the range (sorted by the caller, so evictions and cancellations are deterministic).
         var emptied: [Int] = []
         for id in leftIDs {
             counters.rowsEvicted += rowCache.unpin(id)
@@ -68,8 +78,6 @@ extension Virtualizer {
             counters.rowsRequested += ids.count
             start = end
         }
-
-        swap(&preloadItemIDs, &newPreloadIDs)  // the old set is the caller's scratch for the next update
         return change
     }
 

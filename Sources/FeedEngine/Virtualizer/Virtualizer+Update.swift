@@ -182,7 +182,17 @@ extension Virtualizer {
                 && !zip(preloadIndices, lastPreloadIDs).contains { items[$0].id != $1 }
         }
         let preloadChanged = !preloadSame || (prefetchChanged && preloadClaimsStale)
-        if prefetchChanged {
+        if prefetchChanged, sameItems, usesRunDiffs,
+            let diff = prefetchRunDiff(
+                prefetchIndices: prefetchIndices, items: items, elements: elements, prefetchRect: prefetchRect)
+        {
+            // A row or two entered and left at the ends of one run (Virtualizer+RunDiff.swift).
+            cellChange = updateCells(
+                prefetchCells: diff.entering, prefetchItemIDs: scratchPrefetchIDs, leavingCells: diff.leavingCells)
+            lastPrefetchItems = Array(items[diff.run])
+            lastPrefetchFirstIndex = prefetchFirstIndex
+            runDiffs.cells += 1
+        } else if prefetchChanged {
             var prefetchCells: [(indexPath: IndexPath, item: Item)] = []
             prefetchCells.reserveCapacity(prefetchIndices.count)
             var prefetchItemIDs = ItemIDSet()
@@ -205,7 +215,17 @@ extension Virtualizer {
             lastPrefetchItems = newItems
             lastPrefetchFirstIndex = prefetchFirstIndex
         }
-        if preloadChanged {
+        if preloadChanged, sameItems, usesRunDiffs,
+            let diff = preloadRunDiff(
+                preloadIndices: preloadIndices, items: items, elements: elements, preloadRect: preloadRect,
+                visibleRect: visibleRect)
+        {
+            rowChange = applyRowChange(preloadEntries: diff.entering, leftIDs: diff.leftIDs)
+            for id in diff.leftIDs { preloadItemIDs.remove(id) }
+            for entry in diff.entering { preloadItemIDs.insert(entry.item.id) }
+            lastPreloadIDs = items[diff.run].map(\.id)
+            runDiffs.rows += 1
+        } else if preloadChanged {
             var preloadEntries: [(item: Item, distance: Double, index: Int)] = []
             preloadEntries.reserveCapacity(preloadIndices.count)
             var newPreloadIDs = ItemIDSet()
@@ -269,7 +289,7 @@ extension Virtualizer {
         return result
     }
 
-    private struct CellChange {
+    struct CellChange {
         var created = 0
         var reused = 0
         var recycled = 0
@@ -280,8 +300,11 @@ extension Virtualizer {
 
     /// Recycles cells whose item left (or changed kind), then gives each entering item a cell
     /// from its kind's pool or a new one, then trims the pool.
-    private func updateCells(
-        prefetchCells: [(indexPath: IndexPath, item: Item)], prefetchItemIDs: ItemIDSet
+    /// - Parameter leavingCells: the cells whose item left, ascending, when the caller knows them
+    ///   (``prefetchRunDiff(prefetchIndices:items:elements:prefetchRect:)``); then `prefetchCells`
+    ///   holds only the entering items and `prefetchItemIDs` is not read.
+    func updateCells(
+        prefetchCells: [(indexPath: IndexPath, item: Item)], prefetchItemIDs: ItemIDSet, leavingCells: [Int]? = nil
     ) -> CellChange {
         var change = CellChange()
         // The cell maps, the pool and the counters are worked on as locals and put back at the end:
@@ -306,20 +329,25 @@ extension Virtualizer {
 
         // 1. Leaving: O(live cells). A live item whose kind changed is treated as leaving and
         //    entering again, so a cell never shows an item of another kind.
-        var leaving: [Int] = []
-        cellOfItem.forEach { itemID, cellID in
-            if !prefetchItemIDs.contains(itemID) { leaving.append(cellID) }
-        }
-        for (indexPath, item) in prefetchCells {
-            if let cellID = cellOfItem[item.id] {
-                if cells[cellID]!.kind != item.kind {
-                    leaving.append(cellID)
-                } else {
-                    cells[cellID]!.indexPath = indexPath
+        var leaving: [Int]
+        if let leavingCells {
+            leaving = leavingCells
+        } else {
+            leaving = []
+            cellOfItem.forEach { itemID, cellID in
+                if !prefetchItemIDs.contains(itemID) { leaving.append(cellID) }
+            }
+            for (indexPath, item) in prefetchCells {
+                if let cellID = cellOfItem[item.id] {
+                    if cells[cellID]!.kind != item.kind {
+                        leaving.append(cellID)
+                    } else {
+                        cells[cellID]!.indexPath = indexPath
+                    }
                 }
             }
+            leaving.sort()
         }
-        leaving.sort()
         for cellID in leaving {
             // One lookup to read and one to write back, not one per field.
             var cell = cells[cellID]!

@@ -115,6 +115,10 @@ public final class Virtualizer {
     var preloadWindow = MembershipWindow()
     /// Range queries asked of the layout by updates (the element cache's misses), for tests.
     var layoutQueries = 0
+    /// Whether range changes may be taken as run diffs (Virtualizer+RunDiff.swift); tests turn it
+    /// off for the oracle. Cell and row updates done as run diffs, for tests.
+    var usesRunDiffs = true
+    var runDiffs = (cells: 0, rows: 0)
     var visibleElementPositionsStorage: [Int] = []
     /// The visible cells alone, as plain values (no enum payload to retain): what per-frame
     /// metrics read without copying ``LayoutAttributes``.
