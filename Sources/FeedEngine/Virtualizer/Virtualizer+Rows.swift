@@ -138,6 +138,8 @@ extension Virtualizer {
             arrival.missingItemIDs.append(id)
         }
         counters.rowsReceived += arrival.rowsCached
+        // Without cells, a visible cell shows its row when the row is cached: the flags may change.
+        if !keepsCells, arrival.rowsCached > 0 { visibleGeneration &+= 1 }
         counters.rowsBound += arrival.boundItemIDs.count
         counters.rowsMissing += arrival.missingItemIDs.count
         return arrival

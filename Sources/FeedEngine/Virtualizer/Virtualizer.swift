@@ -52,6 +52,10 @@ public final class Virtualizer {
     public let reusePoolLimit: Int?
     /// Most ids in one ``RowFetch``.
     public let rowBatchLimit: Int
+    /// Whether the virtualizer keeps cells and a reuse pool (``update(contentOffset:viewport:items:scrollVelocity:)``);
+    /// `false` for ``updateRowsOnly(contentOffset:viewport:items:scrollVelocity:)`` alone, where
+    /// ``visibleCellRowBound`` reads the row cache and there are no cells to list.
+    public let keepsCells: Bool
 
     // Cells.
     /// Cells by id (ids are dense from 0: an array, not a hash map; a discarded cell leaves `nil`,
@@ -127,10 +131,13 @@ public final class Virtualizer {
     /// The previous update's visible cell items (swapped with the current list each update).
     var previousVisibleCellItemIDs: [Int64] = []
     public internal(set) var visibleCellIndexRange: ClosedRange<Int>?
-    /// Bumped whenever the visible cells' items change or a cell enters or leaves: while it and
+    /// Bumped whenever the visible cells' items change or a cell enters or leaves (without cells:
+    /// or a row arrives): while it and
     /// `counters.rowsBound` stay the same, ``visibleCellRowBound`` stays the same.
     public internal(set) var visibleGeneration = 0
     public internal(set) var lastUpdate: VirtualizerUpdate?
+    /// The prefetch rect of the last ``updateRowsOnly(contentOffset:viewport:items:scrollVelocity:)``.
+    var rowsOnlyLastPrefetchRect: Rect?
 
     /// Cumulative counts.
     public internal(set) var counters = VirtualizerCounters()
@@ -154,6 +161,8 @@ public final class Virtualizer {
     ///   - rowBatchLimit: most ids per row fetch (≥ 1).
     ///   - rowCacheCapacity: most cached rows of items outside the preload range (≥ 0); rows of
     ///     items inside it are always kept.
+    ///   - keepsCells: `false` for a virtualizer updated with
+    ///     ``updateRowsOnly(contentOffset:viewport:items:scrollVelocity:)`` alone (no cells).
     /// - Throws: ``VirtualizerConfigurationError`` naming the first invalid parameter.
     public init(
         layout: any CollectionLayout,
@@ -161,7 +170,8 @@ public final class Virtualizer {
         axis: ScrollAxis = .vertical,
         reusePoolLimit: Int? = nil,
         rowBatchLimit: Int = Virtualizer.defaultRowBatchLimit,
-        rowCacheCapacity: Int = Virtualizer.defaultRowCacheCapacity
+        rowCacheCapacity: Int = Virtualizer.defaultRowCacheCapacity,
+        keepsCells: Bool = true
     ) throws(VirtualizerConfigurationError) {
         func invalid(_ name: String, _ value: String, _ reason: String) -> VirtualizerConfigurationError {
             .invalidParameter(name: name, value: value, reason: reason)
@@ -183,6 +193,7 @@ public final class Virtualizer {
         self.axis = axis
         self.reusePoolLimit = poolLimit
         self.rowBatchLimit = rowBatchLimit
+        self.keepsCells = keepsCells
         self.rowCache = VirtualizerRowCache(capacity: rowCacheCapacity)
     }
 }
@@ -263,9 +274,16 @@ extension Virtualizer {
     public var visibleCellItemIDs: [Int64] { visibleCellItemIDsStorage }
 
     /// Whether each visible cell shows its full row, aligned with ``visibleCellFrames``.
-    /// Unchanged while ``visibleGeneration`` and `counters.rowsBound` are.
+    /// Unchanged while ``visibleGeneration`` and `counters.rowsBound` are. Without cells
+    /// (``keepsCells`` `false`): whether the row cache holds each visible item's row, which is the
+    /// same (see ``updateRowsOnly(contentOffset:viewport:items:scrollVelocity:)``); a row arriving
+    /// then bumps ``visibleGeneration``.
     /// - Complexity: O(k) hash lookups for k visible cells.
     public var visibleCellRowBound: [Bool] {
+        if !keepsCells {
+            let rowCache = self.rowCache
+            return visibleCellItemIDsStorage.map { rowCache.row(for: $0) != nil }
+        }
         // Read once into locals: each read of a stored property inside the loop paid a dynamic
         // exclusivity check (two per visible cell).
         let cellOfItem = self.cellOfItem

@@ -55,6 +55,13 @@ public struct ReplayOptions: Sendable {
     public var skipsIdleFrames = true
     /// Which per-frame figures the session measures (``FrameMeasures``); `.all` by default.
     public var measures = FrameMeasures.all
+    /// With ``FrameMeasures/loadSummary``, run the virtualizer without cells
+    /// (``FeedEngine/Virtualizer/updateRowsOnly(contentOffset:viewport:items:scrollVelocity:)``)
+    /// where it gives the same figures: a layout that does not size its cells
+    /// (``FeedLayout/CollectionLayout/isSelfSizing``) and a preload range containing the prefetch
+    /// range (``FeedEngine/RangeConfiguration/preloadContainsPrefetch``). The report's cell counts
+    /// are then 0. On by default; off only to compare against the virtualizer with cells.
+    public var skipsCellsForLoadSummary = true
     /// Height of the refresh control shown above the content while a Refresh loads, points
     /// (`UIRefreshControl` is about 50–60 pt tall).
     public var refreshControlHeight: Double

@@ -128,7 +128,12 @@ extension ReplaySession {
 
     /// Updates cells and row fetches for the current viewport.
     func updateVirtualizer() -> VirtualizerUpdate {
-        virtualizer.update(
+        guard virtualizer.keepsCells else {
+            return virtualizer.updateRowsOnly(
+                contentOffset: scroll.contentOffset, viewport: scroll.viewport, items: shown.items,
+                scrollVelocity: scroll.velocity)
+        }
+        return virtualizer.update(
             contentOffset: scroll.contentOffset, viewport: scroll.viewport, items: shown.items,
             scrollVelocity: scroll.velocity)
     }

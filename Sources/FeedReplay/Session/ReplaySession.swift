@@ -144,8 +144,13 @@ public final class ReplaySession {
         }
         try layout.prepare(sizes: [], viewport: trace.header.viewport)
         do {
+            // A load session reads no cell: the virtualizer keeps none where that changes no figure.
+            let rowsOnly =
+                options.measures == .loadSummary && options.skipsCellsForLoadSummary && !layout.isSelfSizing
+                && options.ranges.preloadContainsPrefetch
             virtualizer = try Virtualizer(
-                layout: layout, configuration: options.ranges, axis: axis, reusePoolLimit: options.reusePoolLimit)
+                layout: layout, configuration: options.ranges, axis: axis, reusePoolLimit: options.reusePoolLimit,
+                keepsCells: !rowsOnly)
         } catch {
             throw ReplayError.invalidOptions("\(error)")
         }
