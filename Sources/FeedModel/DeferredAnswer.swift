@@ -5,14 +5,20 @@
 /// called by the answer's owner, on whichever thread runs it now, and returns `nil` until the
 /// answer is there. Reading it (parsing a body, checking the page) happens in ``poll()``, on the
 /// owner's thread, so the backend that started the request is only ever touched by its owner.
+///
+/// ``poll()``, ``map(_:)`` and ``recordingFailure(_:)`` are `@inlinable` so that they are
+/// specialized for the answer's type where they are used: unspecialized, every poll looked up the
+/// runtime metadata of `Result<Value, any Error>?` (`swift_getGenericMetadata`), a sixth of a load
+/// worker's instructions per HTTP page (callgrind under `feedsim load --source`, 2026-12-01).
 public final class DeferredAnswer<Value> {
-    private let isDone: () -> Bool
-    private let finish: () throws -> Value
-    private var result: Result<Value, any Error>?
+    @usableFromInline let isDone: () -> Bool
+    @usableFromInline let finish: () throws -> Value
+    @usableFromInline var result: Result<Value, any Error>?
     /// How long the request took on the wire, milliseconds, once it is answered (`nil` before, or
     /// when the backend does not time it).
-    public private(set) var elapsedMs: Double?
-    private let elapsed: () -> Double?
+    public var elapsedMs: Double? { answeredElapsedMs }
+    @usableFromInline var answeredElapsedMs: Double?
+    @usableFromInline let elapsed: () -> Double?
 
     /// - Parameters:
     ///   - isDone: whether the request has finished (safe from any thread).
@@ -27,17 +33,18 @@ public final class DeferredAnswer<Value> {
     /// An answer that is there already.
     public init(_ result: Result<Value, any Error>, elapsedMs: Double? = nil) {
         self.result = result
-        self.elapsedMs = elapsedMs
+        answeredElapsedMs = elapsedMs
         isDone = { true }
         finish = { try result.get() }
         elapsed = { elapsedMs }
     }
 
     /// The answer once it has arrived, else `nil`.
+    @inlinable
     public func poll() -> Result<Value, any Error>? {
         if let result { return result }
         guard isDone() else { return nil }
-        elapsedMs = elapsed()
+        answeredElapsedMs = elapsed()
         let value = Result { try finish() }
         result = value
         return value
@@ -75,6 +82,7 @@ public protocol WorkerIOProviding: Sendable {
 
 extension DeferredAnswer {
     /// This answer read through `transform` (on the owner's thread, when polled).
+    @inlinable
     public func map<T>(_ transform: @escaping (Value) throws -> T) -> DeferredAnswer<T> {
         DeferredAnswer<T>(isDone: { self.poll() != nil }, elapsed: { self.elapsedMs }) {
             guard let result = self.poll() else { preconditionFailure("read before the answer arrived") }
@@ -85,6 +93,7 @@ extension DeferredAnswer {
 
 extension DeferredAnswer {
     /// This answer, telling `record` its error when it fails.
+    @inlinable
     public func recordingFailure(_ record: @escaping (any Error) -> Void) -> DeferredAnswer<Value> {
         DeferredAnswer(isDone: { self.poll() != nil }, elapsed: { self.elapsedMs }) {
             guard let result = self.poll() else { preconditionFailure("read before the answer arrived") }

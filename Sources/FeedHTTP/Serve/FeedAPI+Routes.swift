@@ -20,15 +20,20 @@ extension FeedAPI {
             if after != nil && before != nil {
                 return .error(400, code: "invalid_parameter", "give after or before, not both", parameter: "before")
             }
-            let page: Page
-            if let after {
-                page = try backend.after(after, limit: limit)
-            } else if let before {
-                page = try backend.before(before, limit: limit)
-            } else {
-                page = try backend.newest(limit: limit)
+            // The page and its rows from one snapshot (one read transaction), as the load tester's
+            // own sessions read a page: no row of the page can vanish between the two reads, and
+            // SQLite takes its shared lock (fcntl) once per request, not once per statement.
+            let (page, rows) = try backend.read {
+                let page: Page
+                if let after {
+                    page = try backend.after(after, limit: limit)
+                } else if let before {
+                    page = try backend.before(before, limit: limit)
+                } else {
+                    page = try backend.newest(limit: limit)
+                }
+                return (page, try backend.rows(ids: page.items.map(\.id)))
             }
-            let rows = try backend.rows(ids: page.items.map(\.id))
             return HTTPResponse(
                 status: 200, headers: [("Content-Type", "application/json; charset=utf-8")],
                 body: pageJSON(page, rows: rows.rows))

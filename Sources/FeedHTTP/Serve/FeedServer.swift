@@ -164,8 +164,10 @@ public final class FeedServer: @unchecked Sendable {  // mutable state is behind
             let state = RequestState(
                 index: requestCount.wrappingAdd(1, ordering: .relaxed).oldValue, arrivalNs: monotonicNanoseconds())
             state.method = method.map { String(cString: $0) } ?? "-"
-            state.version = version.map { String(cString: $0) } ?? "-"
-            state.client = Self.clientAddress(connection)
+            if configuration.accessLog != nil {  // what only the access log line reads
+                state.version = version.map { String(cString: $0) } ?? "-"
+                state.client = Self.clientAddress(connection)
+            }
             inFlight.wrappingAdd(1, ordering: .relaxed)
             context.pointee = Unmanaged.passRetained(state).toOpaque()
             return .YES
@@ -202,8 +204,10 @@ public final class FeedServer: @unchecked Sendable {  // mutable state is behind
     private func prepare(_ state: RequestState, connection: OpaquePointer, url: UnsafePointer<CChar>?) -> ResponsePlan {
         let arguments = Self.queryArguments(connection)
         let path = url.flatMap { String(validatingCString: $0) }
-        state.target = (url.map { String(decoding: UnsafeRawBufferPointer(start: $0, count: strlen($0)), as: UTF8.self) } ?? "")
-            + Self.queryText(arguments)
+        if configuration.accessLog != nil {
+            state.target = (url.map { String(decoding: UnsafeRawBufferPointer(start: $0, count: strlen($0)), as: UTF8.self) } ?? "")
+                + Self.queryText(arguments)
+        }
         let isPreflight = state.method == "OPTIONS"
         let plan =
             isPreflight
