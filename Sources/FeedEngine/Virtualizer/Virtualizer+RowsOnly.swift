@@ -94,43 +94,8 @@ extension Virtualizer {
         let recomputeVisible = !cacheHit || !sameItems || !visibleWindow.contains(visibleRect, axis: axis)
         let recomputePreload = !cacheHit || !sameItems || !preloadWindow.contains(preloadRect, axis: axis)
 
-        var visibleChanged = false
-        if recomputeVisible {
-            var visibleElementPositions: [Int] = []
-            swap(&visibleElementPositions, &visibleElementPositionsStorage)
-            visibleElementPositions.removeAll(keepingCapacity: true)
-            var visibleCellFrames: [Rect] = []
-            swap(&visibleCellFrames, &visibleCellFramesStorage)
-            visibleCellFrames.removeAll(keepingCapacity: true)
-            var visibleCellItemIDs: [Int64] = []
-            swap(&visibleCellItemIDs, &previousVisibleCellItemIDs)
-            visibleCellItemIDs.removeAll(keepingCapacity: true)
-            var lowestVisible = Int.max
-            var highestVisible = Int.min
-            elements.withUnsafeBufferPointer { elements in
-                items.withUnsafeBufferPointer { items in
-                    for position in elements.indices where elements[position].frame.intersects(visibleRect) {
-                        visibleElementPositions.append(position)
-                        guard case .cell = elements[position].category else { continue }
-                        let index = elements[position].indexPath.item
-                        precondition(
-                            index >= 0 && index < itemCount,
-                            "layout returned item \(index) but only \(itemCount) items were passed to update")
-                        visibleCellFrames.append(elements[position].frame)
-                        visibleCellItemIDs.append(items[index].id)
-                        lowestVisible = min(lowestVisible, index)
-                        highestVisible = max(highestVisible, index)
-                    }
-                }
-                visibleWindow = MembershipWindow(rect: visibleRect, elements: elements, axis: axis)
-            }
-            visibleChanged = visibleCellItemIDs != visibleCellItemIDsStorage
-            swap(&visibleCellItemIDsStorage, &visibleCellItemIDs)
-            previousVisibleCellItemIDs = visibleCellItemIDs
-            visibleCellFramesStorage = visibleCellFrames
-            visibleElementPositionsStorage = visibleElementPositions
-            visibleCellIndexRange = lowestVisible <= highestVisible ? lowestVisible...highestVisible : nil
-        }
+        let visibleChanged =
+            recomputeVisible ? refillVisible(from: elements, items: items, visibleRect: visibleRect) : false
 
         // The preload list: layout indices, then (only when they changed) the items, their
         // distances and the claims, as in the full update.

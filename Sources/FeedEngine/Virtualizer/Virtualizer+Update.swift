@@ -112,48 +112,8 @@ extension Virtualizer {
                 preloadWindow = MembershipWindow(rect: preloadRect, elements: elements, axis: axis)
             }
         }
-        var visibleChanged = false
-        if recomputeVisible {
-            // The visible elements are kept as positions in the layout's answer, refilled in place:
-            // ``visibleAttributes`` and ``visibleElements`` are built from them when read (the replay
-            // reads neither per frame; copying each visible element's attributes was ~4 % of a frame).
-            var visibleElementPositions: [Int] = []
-            swap(&visibleElementPositions, &visibleElementPositionsStorage)
-            visibleElementPositions.removeAll(keepingCapacity: true)
-            // Visible cells as plain values, for per-frame metrics. Reused buffers (no allocation),
-            // filled as locals (a stored property appended in the loop pays an exclusivity check each time).
-            var visibleCellFrames: [Rect] = []
-            swap(&visibleCellFrames, &visibleCellFramesStorage)
-            visibleCellFrames.removeAll(keepingCapacity: true)
-            var visibleCellItemIDs: [Int64] = []
-            swap(&visibleCellItemIDs, &previousVisibleCellItemIDs)
-            visibleCellItemIDs.removeAll(keepingCapacity: true)
-            var lowestVisible = Int.max
-            var highestVisible = Int.min
-            elements.withUnsafeBufferPointer { elements in
-                items.withUnsafeBufferPointer { items in
-                    for position in elements.indices where elements[position].frame.intersects(visibleRect) {
-                        visibleElementPositions.append(position)
-                        guard case .cell = elements[position].category else { continue }
-                        let index = elements[position].indexPath.item
-                        precondition(
-                            index >= 0 && index < itemCount,
-                            "layout returned item \(index) but only \(itemCount) items were passed to update")
-                        visibleCellFrames.append(elements[position].frame)
-                        visibleCellItemIDs.append(items[index].id)
-                        lowestVisible = min(lowestVisible, index)
-                        highestVisible = max(highestVisible, index)
-                    }
-                }
-                visibleWindow = MembershipWindow(rect: visibleRect, elements: elements, axis: axis)
-            }
-            visibleChanged = visibleCellItemIDs != visibleCellItemIDsStorage
-            swap(&visibleCellItemIDsStorage, &visibleCellItemIDs)
-            previousVisibleCellItemIDs = visibleCellItemIDs
-            visibleCellFramesStorage = visibleCellFrames
-            visibleElementPositionsStorage = visibleElementPositions
-            visibleCellIndexRange = lowestVisible <= highestVisible ? lowestVisible...highestVisible : nil
-        }
+        let visibleChanged =
+            recomputeVisible ? refillVisible(from: elements, items: items, visibleRect: visibleRect) : false
 
         let liveBefore = cellOfItem.count
         var cellChange = CellChange()
@@ -405,5 +365,55 @@ extension RangeExtent {
     var isItemBased: Bool {
         if case .items = self { return true }
         return false
+    }
+}
+
+extension Virtualizer {
+    /// Refills the visible elements (as positions in the layout's answer), the visible cells' frames
+    /// and item ids, their index range and the visible window from `elements`, the layout's answer
+    /// for the query rect. The full and the rows-only update share it.
+    /// - Returns: whether the visible cells' item ids changed.
+    func refillVisible(from elements: [LayoutAttributes], items: [Item], visibleRect: Rect) -> Bool {
+        let itemCount = items.count
+        // The visible elements are kept as positions in the layout's answer, refilled in place:
+        // ``visibleAttributes`` and ``visibleElements`` are built from them when read (the replay
+        // reads neither per frame; copying each visible element's attributes was ~4 % of a frame).
+        var visibleElementPositions: [Int] = []
+        swap(&visibleElementPositions, &visibleElementPositionsStorage)
+        visibleElementPositions.removeAll(keepingCapacity: true)
+        // Visible cells as plain values, for per-frame metrics. Reused buffers (no allocation),
+        // filled as locals (a stored property appended in the loop pays an exclusivity check each time).
+        var visibleCellFrames: [Rect] = []
+        swap(&visibleCellFrames, &visibleCellFramesStorage)
+        visibleCellFrames.removeAll(keepingCapacity: true)
+        var visibleCellItemIDs: [Int64] = []
+        swap(&visibleCellItemIDs, &previousVisibleCellItemIDs)
+        visibleCellItemIDs.removeAll(keepingCapacity: true)
+        var lowestVisible = Int.max
+        var highestVisible = Int.min
+        elements.withUnsafeBufferPointer { elements in
+            items.withUnsafeBufferPointer { items in
+                for position in elements.indices where elements[position].frame.intersects(visibleRect) {
+                    visibleElementPositions.append(position)
+                    guard case .cell = elements[position].category else { continue }
+                    let index = elements[position].indexPath.item
+                    precondition(
+                        index >= 0 && index < itemCount,
+                        "layout returned item \(index) but only \(itemCount) items were passed to update")
+                    visibleCellFrames.append(elements[position].frame)
+                    visibleCellItemIDs.append(items[index].id)
+                    lowestVisible = min(lowestVisible, index)
+                    highestVisible = max(highestVisible, index)
+                }
+            }
+            visibleWindow = MembershipWindow(rect: visibleRect, elements: elements, axis: axis)
+        }
+        let visibleChanged = visibleCellItemIDs != visibleCellItemIDsStorage
+        swap(&visibleCellItemIDsStorage, &visibleCellItemIDs)
+        previousVisibleCellItemIDs = visibleCellItemIDs
+        visibleCellFramesStorage = visibleCellFrames
+        visibleElementPositionsStorage = visibleElementPositions
+        visibleCellIndexRange = lowestVisible <= highestVisible ? lowestVisible...highestVisible : nil
+        return visibleChanged
     }
 }
