@@ -88,7 +88,8 @@ let package = Package(
         .testTarget(
             name: "feedsimTests",
             dependencies: [
-                "feedsim", "FeedStore", "FeedPostgres", "FeedLayout", "FeedReplay", "FeedHTTP", "FeedSimTestSupport",
+                "feedsim", "FeedStore", "FeedPostgres", "FeedLayout", "FeedReplay", "FeedHTTP", "FeedSimBenchmarks",
+                "FeedSimTestSupport",
             ]),
     ],
     swiftLanguageModes: [.v6]

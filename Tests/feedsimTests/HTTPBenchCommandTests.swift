@@ -1,4 +1,5 @@
 import FeedHTTP
+import FeedSimBenchmarks
 import Foundation
 import Testing
 

@@ -9,7 +9,7 @@ import Foundation
 /// FeedSim's side of `feedsim bench http`: the load tester's own pagination sessions
 /// (``FeedLoad/PaginationLoadSession`` under ``FeedLoad/LoadRunner``, as `feedsim load --source`
 /// runs them) against a running `feedsim serve`, one session per connection of wrk's, each walking
-/// ``FeedHTTP/HTTPBenchmark/Configuration/pagesPerSession`` pages from the newest and then
+/// ``HTTPBenchmark/Configuration/pagesPerSession`` pages from the newest and then
 /// replaced by a new session (the closed model), every answer checked, the consistency check
 /// against the served database at the end of each session.
 ///

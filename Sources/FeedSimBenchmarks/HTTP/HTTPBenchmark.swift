@@ -1,3 +1,4 @@
+import FeedHTTP
 import FeedModel
 import Foundation
 import Synchronization
