@@ -130,30 +130,9 @@ extension Virtualizer {
         let preloadChanged = !preloadSame || (preloadClaimsStale && previousPrefetchHadCell)
         var rowChange = RowChange()
         if preloadChanged {
-            var preloadEntries: [(item: Item, distance: Double, index: Int)] = []
-            preloadEntries.reserveCapacity(preloadIndices.count)
-            var newPreloadIDs = ItemIDSet()
-            swap(&newPreloadIDs, &scratchPreloadIDs)
-            newPreloadIDs.removeAll(keepingCapacity: true)
-            var ids: [Int64] = []
-            ids.reserveCapacity(preloadIndices.count)
-            elements.withUnsafeBufferPointer { elements in
-                for position in elements.indices {
-                    guard case .cell = elements[position].category else { continue }
-                    let frame = elements[position].frame
-                    guard frame.intersects(preloadRect) else { continue }
-                    let index = elements[position].indexPath.item
-                    let item = items[index]
-                    ids.append(item.id)
-                    if newPreloadIDs.insert(item.id) {
-                        preloadEntries.append((item, axis.distance(between: frame, and: visibleRect), index))
-                    }
-                }
-            }
-            rowChange = updateRows(preloadEntries: preloadEntries, newPreloadIDs: &newPreloadIDs)
-            swap(&newPreloadIDs, &scratchPreloadIDs)
-            lastPreloadIDs = ids
-            preloadClaimsStale = false
+            rowChange = refillPreload(
+                from: elements, items: items, capacity: preloadIndices.count, preloadRect: preloadRect,
+                visibleRect: visibleRect)
         }
         if recomputePreload {
             swap(&lastPreloadIndices, &preloadIndices)

@@ -186,31 +186,9 @@ extension Virtualizer {
             lastPreloadIDs = items[diff.run].map(\.id)
             runDiffs.rows += 1
         } else if preloadChanged {
-            var preloadEntries: [(item: Item, distance: Double, index: Int)] = []
-            preloadEntries.reserveCapacity(preloadIndices.count)
-            var newPreloadIDs = ItemIDSet()
-            swap(&newPreloadIDs, &scratchPreloadIDs)
-            newPreloadIDs.removeAll(keepingCapacity: true)
-            var ids: [Int64] = []
-            ids.reserveCapacity(preloadIndices.count)
-            elements.withUnsafeBufferPointer { elements in
-                for position in elements.indices {
-                    guard case .cell = elements[position].category else { continue }
-                    let frame = elements[position].frame
-                    guard frame.intersects(preloadRect) else { continue }
-                    let index = elements[position].indexPath.item
-                    let item = items[index]
-                    ids.append(item.id)
-                    if newPreloadIDs.insert(item.id) {
-                        preloadEntries.append((item, axis.distance(between: frame, and: visibleRect), index))
-                    }
-                }
-            }
-            // updateRows leaves the previous claims in `newPreloadIDs`: next update's scratch.
-            rowChange = updateRows(preloadEntries: preloadEntries, newPreloadIDs: &newPreloadIDs)
-            swap(&newPreloadIDs, &scratchPreloadIDs)
-            lastPreloadIDs = ids
-            preloadClaimsStale = false
+            rowChange = refillPreload(
+                from: elements, items: items, capacity: preloadIndices.count, preloadRect: preloadRect,
+                visibleRect: visibleRect)
         }
         // The index lists become the last ones; last update's lists are next frame's spare buffers.
         if recomputePrefetch {
@@ -415,5 +393,40 @@ extension Virtualizer {
         visibleElementPositionsStorage = visibleElementPositions
         visibleCellIndexRange = lowestVisible <= highestVisible ? lowestVisible...highestVisible : nil
         return visibleChanged
+    }
+
+    /// Claims the rows of the cells in `preloadRect` (in layout order, each item once, with its
+    /// distance to the visible rect) through ``updateRows(preloadEntries:newPreloadIDs:)``, and keeps
+    /// their ids as the last preload list. The full and the rows-only update share it.
+    /// - Parameter capacity: how many preload indices the layout's answer holds (a reserve hint).
+    func refillPreload(
+        from elements: [LayoutAttributes], items: [Item], capacity: Int, preloadRect: Rect, visibleRect: Rect
+    ) -> RowChange {
+        var preloadEntries: [(item: Item, distance: Double, index: Int)] = []
+        preloadEntries.reserveCapacity(capacity)
+        var newPreloadIDs = ItemIDSet()
+        swap(&newPreloadIDs, &scratchPreloadIDs)
+        newPreloadIDs.removeAll(keepingCapacity: true)
+        var ids: [Int64] = []
+        ids.reserveCapacity(capacity)
+        elements.withUnsafeBufferPointer { elements in
+            for position in elements.indices {
+                guard case .cell = elements[position].category else { continue }
+                let frame = elements[position].frame
+                guard frame.intersects(preloadRect) else { continue }
+                let index = elements[position].indexPath.item
+                let item = items[index]
+                ids.append(item.id)
+                if newPreloadIDs.insert(item.id) {
+                    preloadEntries.append((item, axis.distance(between: frame, and: visibleRect), index))
+                }
+            }
+        }
+        // updateRows leaves the previous claims in `newPreloadIDs`: next update's scratch.
+        let rowChange = updateRows(preloadEntries: preloadEntries, newPreloadIDs: &newPreloadIDs)
+        swap(&newPreloadIDs, &scratchPreloadIDs)
+        lastPreloadIDs = ids
+        preloadClaimsStale = false
+        return rowChange
     }
 }
