@@ -73,23 +73,9 @@ extension Virtualizer {
         let itemsStorage = items.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) }
         let itemCount = items.count
         let sameItems = itemsStorage == lastItemsStorage && itemCount == self.items.count
-        let generation = layout.layoutGeneration
-        let cacheHit =
-            generation != nil && elementCache?.generation == generation
-            && elementCache!.covers(visibleRect, preloadRect, preloadRect, axis: axis)
-        if !cacheHit {
-            var queryRect = Self.boundingRect(visibleRect, preloadRect)
-            if let generation {
-                let pad = axis.length(of: viewport) * VirtualizerElementCache.padding
-                queryRect = axis.extending(queryRect, before: pad, after: pad)
-                elementCache = VirtualizerElementCache(queryRect: queryRect, generation: generation)
-            } else {
-                elementCache = nil
-            }
-            swap(&lastElements, &spareElements)
-            layout.attributesForElements(in: queryRect, into: &lastElements)
-            layoutQueries += 1
-        }
+        let cacheHit = refreshElements(
+            covering: visibleRect, preloadRect, preloadRect, union: Self.boundingRect(visibleRect, preloadRect),
+            viewport: viewport)
         let elements = lastElements
         let recomputeVisible = !cacheHit || !sameItems || !visibleWindow.contains(visibleRect, axis: axis)
         let recomputePreload = !cacheHit || !sameItems || !preloadWindow.contains(preloadRect, axis: axis)
@@ -99,24 +85,9 @@ extension Virtualizer {
 
         // The preload list: layout indices, then (only when they changed) the items, their
         // distances and the claims, as in the full update.
-        var preloadIndices = lastPreloadIndices
-        if recomputePreload {
-            preloadIndices = []
-            swap(&preloadIndices, &sparePreloadIndices)
-            preloadIndices.removeAll(keepingCapacity: true)
-            preloadIndices.reserveCapacity(elements.count)
-            elements.withUnsafeBufferPointer { elements in
-                for position in elements.indices where elements[position].frame.intersects(preloadRect) {
-                    guard case .cell = elements[position].category else { continue }
-                    let index = elements[position].indexPath.item
-                    precondition(
-                        index >= 0 && index < itemCount,
-                        "layout returned item \(index) but only \(itemCount) items were passed to update")
-                    preloadIndices.append(index)
-                }
-                preloadWindow = MembershipWindow(rect: preloadRect, elements: elements, axis: axis)
-            }
-        }
+        var preloadIndices =
+            recomputePreload
+            ? refillPreloadIndices(from: elements, itemCount: itemCount, preloadRect: preloadRect) : lastPreloadIndices
         let preloadSame: Bool
         if sameItems && preloadIndices == lastPreloadIndices {
             preloadSame = true

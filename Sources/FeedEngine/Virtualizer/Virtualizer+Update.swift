@@ -34,26 +34,11 @@ extension Virtualizer {
         let itemsStorage = items.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) }
         let itemCount = items.count
         let sameItems = itemsStorage == lastItemsStorage && itemCount == self.items.count
-        let generation = layout.layoutGeneration
-        let cacheHit =
-            generation != nil && elementCache?.generation == generation
-            && elementCache!.covers(visibleRect, prefetchRect, preloadRect, axis: axis)
-        if !cacheHit {
-            // One query for all ranges: they share the viewport's cross-axis extent, so the bounding
-            // rect is exactly their union. The answer is written into last update's spare buffer
-            // (no allocation per frame where the layout fills buffers in place).
-            var queryRect = Self.boundingRect(prefetchRect, preloadRect)
-            if let generation {
-                let pad = axis.length(of: viewport) * VirtualizerElementCache.padding
-                queryRect = axis.extending(queryRect, before: pad, after: pad)
-                elementCache = VirtualizerElementCache(queryRect: queryRect, generation: generation)
-            } else {
-                elementCache = nil
-            }
-            swap(&lastElements, &spareElements)
-            layout.attributesForElements(in: queryRect, into: &lastElements)
-            layoutQueries += 1
-        }
+        // One query for all ranges: they share the viewport's cross-axis extent, so the bounding
+        // rect of the prefetch and preload rects is exactly their union.
+        let cacheHit = refreshElements(
+            covering: visibleRect, prefetchRect, preloadRect, union: Self.boundingRect(prefetchRect, preloadRect),
+            viewport: viewport)
         let elements = lastElements
         // A rect's lists are recomputed only when an element may have entered or left it: new
         // elements or items, or the rect moved past the edge of an element (its window).
@@ -94,24 +79,9 @@ extension Virtualizer {
                 prefetchWindow = MembershipWindow(rect: prefetchRect, elements: elements, axis: axis)
             }
         }
-        var preloadIndices = lastPreloadIndices
-        if recomputePreload {
-            preloadIndices = []
-            swap(&preloadIndices, &sparePreloadIndices)
-            preloadIndices.removeAll(keepingCapacity: true)
-            preloadIndices.reserveCapacity(elements.count)
-            elements.withUnsafeBufferPointer { elements in
-                for position in elements.indices where elements[position].frame.intersects(preloadRect) {
-                    guard case .cell = elements[position].category else { continue }
-                    let index = elements[position].indexPath.item
-                    precondition(
-                        index >= 0 && index < itemCount,
-                        "layout returned item \(index) but only \(itemCount) items were passed to update")
-                    preloadIndices.append(index)
-                }
-                preloadWindow = MembershipWindow(rect: preloadRect, elements: elements, axis: axis)
-            }
-        }
+        var preloadIndices =
+            recomputePreload
+            ? refillPreloadIndices(from: elements, itemCount: itemCount, preloadRect: preloadRect) : lastPreloadIndices
         let visibleChanged =
             recomputeVisible ? refillVisible(from: elements, items: items, visibleRect: visibleRect) : false
 
@@ -428,5 +398,53 @@ extension Virtualizer {
         lastPreloadIDs = ids
         preloadClaimsStale = false
         return rowChange
+    }
+
+    /// The layout indices of the cells in `preloadRect`, in layout order, refilled into last
+    /// update's spare buffer, and the preload window. The full and the rows-only update share it.
+    func refillPreloadIndices(from elements: [LayoutAttributes], itemCount: Int, preloadRect: Rect) -> [Int] {
+        var preloadIndices: [Int] = []
+        swap(&preloadIndices, &sparePreloadIndices)
+        preloadIndices.removeAll(keepingCapacity: true)
+        preloadIndices.reserveCapacity(elements.count)
+        elements.withUnsafeBufferPointer { elements in
+            for position in elements.indices where elements[position].frame.intersects(preloadRect) {
+                guard case .cell = elements[position].category else { continue }
+                let index = elements[position].indexPath.item
+                precondition(
+                    index >= 0 && index < itemCount,
+                    "layout returned item \(index) but only \(itemCount) items were passed to update")
+                preloadIndices.append(index)
+            }
+            preloadWindow = MembershipWindow(rect: preloadRect, elements: elements, axis: axis)
+        }
+        return preloadIndices
+    }
+
+    /// Keeps the layout's answer (``lastElements``) while the layout's generation is unchanged and
+    /// the three rects stay inside the rect last asked for; else asks once for `union` grown by
+    /// half a screen on each side (``VirtualizerElementCache``), into last update's spare buffer
+    /// (no allocation where the layout fills buffers in place). The full and the rows-only update
+    /// share it.
+    /// - Returns: whether the kept answer was used (a cache hit).
+    func refreshElements(covering visible: Rect, _ prefetch: Rect, _ preload: Rect, union: Rect, viewport: Size) -> Bool {
+        let generation = layout.layoutGeneration
+        let cacheHit =
+            generation != nil && elementCache?.generation == generation
+            && elementCache!.covers(visible, prefetch, preload, axis: axis)
+        if !cacheHit {
+            var queryRect = union
+            if let generation {
+                let pad = axis.length(of: viewport) * VirtualizerElementCache.padding
+                queryRect = axis.extending(queryRect, before: pad, after: pad)
+                elementCache = VirtualizerElementCache(queryRect: queryRect, generation: generation)
+            } else {
+                elementCache = nil
+            }
+            swap(&lastElements, &spareElements)
+            layout.attributesForElements(in: queryRect, into: &lastElements)
+            layoutQueries += 1
+        }
+        return cacheHit
     }
 }
