@@ -55,6 +55,47 @@ struct FreshCloneFindingsProcessTests {
         #expect(outcome.stderrLines == ["feedsim page: --header 'no colon here': expected 'Name: value' on one line"])
     }
 
+    // MARK: 4. Outputs checked before the run
+
+    /// An output that cannot be written is refused before the run, with nothing written: it was
+    /// found only after the run, when `--report` (or `--csv`) was already written and the load's
+    /// whole run spent.
+    @Test func anUnwritableOutputIsRefusedBeforeTheRunAndNothingIsWritten() throws {
+        let db = path("feed.sqlite")
+        #expect(try feedsim.run(["seed", "--db", db, "--preset", "mixed", "--count", "200", "--seed", "1"]).status == 0)
+        let trace = path("t.jsonl")
+        #expect(try feedsim.run(["trace", "synth", "--model", "reader", "--duration", "2", "--seed", "1", "-o", trace]).status == 0)
+        let missing = path("no-such-dir")
+        for (arguments, option) in [
+            (["replay", "--db", db, "--trace", trace, "--report", path("r.json"), "--html", "\(missing)/x.html"], "--html"),
+            (["replay", "--db", db, "--trace", trace, "--report", path("r.json"), "--perfetto", "\(missing)/x.json"], "--perfetto"),
+            (["replay", "--db", db, "--trace", trace, "--report", path("r.json"), "--timeline", "\(missing)/x.csv"], "--timeline"),
+            (["load", "--db", db, "--duration", "60", "--report", path("r.json"), "--html", "\(missing)/x.html"], "--html"),
+            (["sweep", "--db", db, "--trace", trace, "--vary", "page-size=10,20", "--csv", path("s.csv"), "--html", "\(missing)/s.html"], "--html"),
+        ] {
+            let started = Date()
+            let outcome = try feedsim.run(arguments)
+            let file = "\(missing)/\(arguments.last!.split(separator: "/").last!)"
+            #expect(outcome.status == 1, "\(arguments) \(outcome.stderr)")
+            #expect(outcome.stderrLines == ["feedsim \(arguments[0]): \(option) \(file): no directory \(missing)"], "\(arguments)")
+            #expect(outcome.stdout.isEmpty, "\(arguments)")
+            #expect(!FileManager.default.fileExists(atPath: path("r.json")) && !FileManager.default.fileExists(atPath: path("s.csv")))
+            #expect(Date().timeIntervalSince(started) < 30, "refused before the 60-s load ran")
+        }
+    }
+
+    /// A sweep's option varied twice is a usage error: it printed a second column that won and
+    /// rows repeating each other, all on the frontier.
+    @Test func anOptionVariedTwiceInASweepIsAUsageError() throws {
+        let outcome = try feedsim.run([
+            "sweep", "--db", path("none.sqlite"), "--trace", path("none.jsonl"), "--vary", "page-size=10,20", "--vary", "page-size=30",
+        ])
+        #expect(outcome.status == 64, "\(outcome.stderr)")
+        #expect(outcome.stderrLines == [
+            "feedsim sweep: --vary: 'page-size' is varied twice; give all its values in one --vary (e.g. 'page-size=a,b,c')"
+        ])
+    }
+
     // MARK: 5. A directory given as --db
 
     /// SQLite opens a directory and fails at the first read with "disk I/O error" (SQLITE_IOERR,

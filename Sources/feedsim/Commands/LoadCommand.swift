@@ -105,6 +105,7 @@ let loadCommand = Command(
         stop.installInterruptHandler()
         let configuration = try LoadCommandSupport.configuration(arguments)
         let convention = try LoadSource.check(arguments, writers: configuration.writers, writeMix: configuration.writeMix)
+        try checkOutputPaths(arguments, options: ["--report", "--html"])
         var http: HTTPSourceConnector?
         let runner = try LoadRunner(configuration: configuration, stop: stop) { configuration in
             guard let convention else { return try openLoadBackend(configuration) }
