@@ -36,6 +36,13 @@ struct FreshCloneFindingsProcessTests {
          "feedsim replay: --header: expected 'Name: value' on one line, got 'X-A; v'"),
         (["load", "--source", "http://127.0.0.1:1", "--header", " ", "--duration", "1"],
          "feedsim load: --header: expected 'Name: value' on one line, got ' '"),
+        // Was exit 1 at bind; and exit 1 naming the controller's field `maxLoadedItems`.
+        (["serve", "--db", "none.sqlite", "--listen", "999.0.0.1:80"],
+         "feedsim serve: --listen: expected a numeric IPv4 or IPv6 address or localhost, got '999.0.0.1'"),
+        (["replay", "--db", "none.sqlite", "--trace", "none.jsonl", "--page-size", "10000", "--max-loaded", "1"],
+         "feedsim replay: --max-loaded: 1 must hold an Init plus one page (≥ 40000 = (--initial-pages + 1) × --page-size)"),
+        (["replay", "--db", "none.sqlite", "--trace", "none.jsonl", "--max-loaded", "90", "--prefetch", "items:40"],
+         "feedsim replay: --max-loaded: 90 must be ≥ --page-size + 2 × --prefetch (100), as Paging 3 requires"),
     ])
     func aBadOptionValueIsAUsageErrorWithExit64(arguments: [String], message: String) throws {
         let outcome = try feedsim.run(arguments)
