@@ -41,6 +41,11 @@ struct FreshCloneFindingsProcessTests {
          "feedsim serve: --listen: expected a numeric IPv4 or IPv6 address or localhost, got '999.0.0.1'"),
         (["replay", "--db", "none.sqlite", "--trace", "none.jsonl", "--page-size", "10000", "--max-loaded", "1"],
          "feedsim replay: --max-loaded: 1 must hold an Init plus one page (≥ 40000 = (--initial-pages + 1) × --page-size)"),
+        // Accepted before: a replay whose answers never land, a threshold that can never fail.
+        (["replay", "--db", "none.sqlite", "--trace", "none.jsonl", "--latency", "fixed:1e300"],
+         "feedsim replay: --latency 'fixed:1e300': latencies are at most 86400000 ms (24 h, the longest trace)"),
+        (["load", "--db", "none.sqlite", "--threshold", "blank.p95<500%", "--duration", "1"],
+         "feedsim load: --threshold 'blank.p95<500%': blank.p95 is a fraction: the limit must be 0...1 or 0%...100%, got '500%'"),
         (["replay", "--db", "none.sqlite", "--trace", "none.jsonl", "--max-loaded", "90", "--prefetch", "items:40"],
          "feedsim replay: --max-loaded: 90 must be ≥ --page-size + 2 × --prefetch (100), as Paging 3 requires"),
     ])

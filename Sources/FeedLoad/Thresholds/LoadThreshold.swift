@@ -251,6 +251,11 @@ extension LoadThreshold {
             throw fail("'\(right)' is not a number\(takesTime ? " (with ms, s or us)" : "")")
         }
         threshold.limit = value * multiplier / divisor
+        // A fraction lies in 0...1 (0 %...100 %): a limit past either end makes a threshold that can
+        // never fail, or never pass, whatever the run measures.
+        if takesPercent, !(0...1).contains(threshold.limit) {
+            throw fail("\(left) is a fraction: the limit must be 0...1 or 0%...100%, got '\(right)'")
+        }
         return threshold
     }
 

@@ -58,16 +58,27 @@ public enum LatencyModel: Hashable, Sendable {
         return last.ms
     }
 
+    /// The largest latency a model may name, ms: 24 h, the longest trace a replay takes (an answer
+    /// due later can never land; `fixed:1e300` ran a whole replay with "first content after never").
+    public static let maximumMilliseconds = 86_400_000.0
+
     /// Parses the command-line form:
     /// `fixed:200`, `uniform:50,300`, `lognormal:120,0.6` (median ms, σ),
     /// `table:50=80,90=250,99=900` (percentile=ms, increasing).
-    /// - Throws: ``ModelParseError`` naming the part that is wrong.
+    /// - Throws: ``ModelParseError`` naming the part that is wrong, or a latency above
+    ///   ``maximumMilliseconds``.
     public static func parse(_ text: String) throws -> LatencyModel {
         let (name, args) = try splitModel(text, option: "--latency")
         func numbers(_ count: Int) throws -> [Double] {
             let parts = args.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
             guard parts.count == count, parts.allSatisfy({ $0 != nil && $0!.isFinite && $0! >= 0 }) else {
                 throw ModelParseError(option: "--latency", text: text, reason: "\(name) takes \(count) non-negative number(s)")
+            }
+            // Milliseconds (a lognormal's sigma is the one that is not, and is never this large).
+            guard parts.allSatisfy({ $0! <= maximumMilliseconds }) else {
+                throw ModelParseError(
+                    option: "--latency", text: text,
+                    reason: "latencies are at most \(Int(maximumMilliseconds)) ms (24 h, the longest trace)")
             }
             return parts.map { $0! }
         }
@@ -87,7 +98,7 @@ public enum LatencyModel: Hashable, Sendable {
             for part in args.split(separator: ",") {
                 let pair = part.split(separator: "=")
                 guard pair.count == 2, let p = Double(pair[0]), let ms = Double(pair[1]),
-                    (0...100).contains(p), ms.isFinite, ms >= 0
+                    (0...100).contains(p), ms.isFinite, ms >= 0, ms <= maximumMilliseconds
                 else {
                     throw ModelParseError(option: "--latency", text: text, reason: "table entry '\(part)' is not percentile=ms")
                 }
