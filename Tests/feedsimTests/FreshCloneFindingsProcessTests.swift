@@ -67,6 +67,15 @@ struct FreshCloneFindingsProcessTests {
         #expect(outcome.stderrLines == ["feedsim page: --header 'no colon here': expected 'Name: value' on one line"])
     }
 
+    /// A convention file that is missing is exit 1, as every missing input file; it was a usage error.
+    @Test func aMissingConventionFileIsExit1NamingTheFile() throws {
+        for name in ["./nope.json", "nope.json", "conventions/x"] {
+            let outcome = try feedsim.run(["page", "--source", "http://127.0.0.1:1", "--convention", name])
+            #expect(outcome.status == 1, "\(name) \(outcome.stderr)")
+            #expect(outcome.stderrLines == ["feedsim page: --convention \(name): no such file"])
+        }
+    }
+
     // MARK: 4. Outputs checked before the run
 
     /// An output that cannot be written is refused before the run, with nothing written: it was

@@ -91,6 +91,10 @@ public struct Convention: Sendable, Codable, Equatable {
     public static func load(_ nameOrPath: String) throws -> Convention {
         if let preset = preset(named: nameOrPath) { return preset }
         guard FileManager.default.fileExists(atPath: nameOrPath) else {
+            // A path (or a .json name) is a file the user meant; a bare word is a preset they meant.
+            if nameOrPath.contains("/") || nameOrPath.hasSuffix(".json") {
+                throw ConventionError("--convention \(nameOrPath): no such file")
+            }
             throw ConventionError(
                 "--convention: '\(nameOrPath)' is neither a preset (\(presetNames.joined(separator: ", "))) nor a file")
         }

@@ -76,8 +76,10 @@ enum SourceOptions {
         for line in arguments.all("--header") where !line.contains(":") || line.contains("\n") || line.contains("\r") {
             throw UsageError.badValue("--header", "expected 'Name: value' on one line, got '\(line)'")
         }
+        // A value that names a file (a path, or a .json name) is read as one: missing, it is exit 1
+        // as every missing input file is; anything else that is no preset is a usage error.
         if let name = arguments.value("--convention"), Convention.preset(named: name) == nil,
-            !FileManager.default.fileExists(atPath: name)
+            !name.contains("/"), !name.hasSuffix(".json"), !FileManager.default.fileExists(atPath: name)
         {
             let near = nearestName(to: name, among: Convention.presetNames).map { "did you mean '\($0)'? " } ?? ""
             throw UsageError.badValue(
