@@ -76,6 +76,21 @@ struct FreshCloneFindingsProcessTests {
         }
     }
 
+    /// `report merge` says where a truncated report's JSON breaks off (file:line:column), as
+    /// `compare` does; and how many files it takes.
+    @Test func reportMergeNamesWhereATruncatedReportEndsAndHowManyFilesItTakes() throws {
+        let truncated = path("cut.json")
+        try "{\n  \"settings\": {".write(toFile: truncated, atomically: true, encoding: .utf8)
+        let outcome = try feedsim.run(["report", "merge", path("out.json"), truncated, truncated])
+        #expect(outcome.status == 1, "\(outcome.stderr)")
+        // Line 2 is `  "settings": {` (15 bytes): the text ends after its 15th byte, column 16.
+        #expect(outcome.stderrLines.first?.hasPrefix("feedsim report merge: \(truncated):2:16: not JSON: ") == true, "\(outcome.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: path("out.json")))
+        let none = try feedsim.run(["report", "merge"])
+        #expect(none.status == 64)
+        #expect(none.stderrLines.first == "feedsim report merge: expected 2 to 10001 FILEs (OUT and one IN per segment), got 0", "\(none.stderr)")
+    }
+
     // MARK: 4. Outputs checked before the run
 
     /// An output that cannot be written is refused before the run, with nothing written: it was

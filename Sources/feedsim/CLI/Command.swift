@@ -18,6 +18,8 @@ struct Command: Sendable {
     /// How many positional arguments (files) the command takes; more or fewer is a usage error
     /// (exit 64), checked by ``runMain(_:commands:)`` before the command runs.
     var positionals: ClosedRange<Int> = 0...0
+    /// What the files are, for the usage error of a wrong count (`OUT and one IN per segment`).
+    var positionalsNote: String? = nil
     /// Runs with parsed arguments and returns the exit code (0 ok; 2 for "ran, found violations").
     /// Throws ``UsageError`` (exit 64), ``CommandFailure`` or any other error (exit 1).
     var run: @Sendable (ParsedArguments) throws -> Int32

@@ -122,7 +122,12 @@ func runMain(_ argv: [String], commands: [Command]) -> Int32 {
             if command.positionals.upperBound == 0 {
                 throw UsageError("unexpected argument '\(parsed.positionals[0])' (this command takes no FILE)")
             }
-            throw UsageError("expected exactly \(command.positionals.lowerBound) FILE, got \(parsed.positionals.count)")
+            let range = command.positionals
+            let expected =
+                range.count == 1
+                ? "exactly \(range.lowerBound) FILE"
+                : "\(range.lowerBound) to \(range.upperBound) FILEs" + (command.positionalsNote.map { " (\($0))" } ?? "")
+            throw UsageError("expected \(expected), got \(parsed.positionals.count)")
         }
         return try command.run(parsed)
     } catch StoreError.interrupted {

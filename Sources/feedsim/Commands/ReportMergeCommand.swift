@@ -1,4 +1,5 @@
 import FeedLoad
+import FeedModel
 import Foundation
 
 /// `feedsim report merge OUT IN...`: the load reports of a run's segments as one report.
@@ -10,6 +11,7 @@ let reportMergeCommand = Command(
         OptionSpec("--json", .flag, help: "Print the merged report as JSON (default: as text)."),
     ],
     positionals: 2...LoadSegment.maxCount + 1,
+    positionalsNote: "OUT and one IN per segment",
     run: { arguments in
         let output = arguments.positionals[0]
         let inputs = Array(arguments.positionals.dropFirst())
@@ -18,6 +20,12 @@ let reportMergeCommand = Command(
         let reports = try inputs.map { path -> (name: String, report: LoadReport) in
             guard let data = FileManager.default.contents(atPath: path) else {
                 throw CommandFailure("\(path): no such file")
+            }
+            // Where the JSON goes wrong, as `compare` and the trace readers say it: file:line:column.
+            let bytes = [UInt8](data)
+            if let problem = JSONSyntaxCheck.firstProblem(in: bytes) {
+                let position = TextPosition(byteOffset: problem.byteOffset, in: bytes)
+                throw CommandFailure("\(path):\(position.line):\(position.column): not JSON: \(problem.reason)")
             }
             do {
                 return (path, try decoder.decode(LoadReport.self, from: data))
