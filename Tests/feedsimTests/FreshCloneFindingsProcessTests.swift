@@ -41,6 +41,11 @@ struct FreshCloneFindingsProcessTests {
          "feedsim serve: --listen: expected a numeric IPv4 or IPv6 address or localhost, got '999.0.0.1'"),
         (["replay", "--db", "none.sqlite", "--trace", "none.jsonl", "--page-size", "10000", "--max-loaded", "1"],
          "feedsim replay: --max-loaded: 1 must hold an Init plus one page (≥ 40000 = (--initial-pages + 1) × --page-size)"),
+        // Ignored without a word before: an importer option of another format.
+        (["replay", "--db", "none.sqlite", "--trace", "none.json", "--trace-format", "chrome", "--px-per-pt", "2"],
+         "feedsim replay: --px-per-pt: an importer option of touch-csv, but --trace-format is chrome: it would be ignored"),
+        (["trace", "import", "--from", "rrweb", "--device", "touchpad", "none.json"],
+         "feedsim trace import: --device: an importer option of evemu, but --from is rrweb: it would be ignored"),
         // Accepted before: a replay whose answers never land, a threshold that can never fail.
         (["replay", "--db", "none.sqlite", "--trace", "none.jsonl", "--latency", "fixed:1e300"],
          "feedsim replay: --latency 'fixed:1e300': latencies are at most 86400000 ms (24 h, the longest trace)"),

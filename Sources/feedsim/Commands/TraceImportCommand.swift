@@ -19,6 +19,7 @@ let traceImportCommand = Command(
             throw UsageError.badValue("--from", "unknown format '\(formatName)' (" + TraceFormat.allCases.map(\.rawValue).joined(separator: ", ") + ")")
         }
         guard args.positionals.count == 1, let file = args.positionals.first else { throw UsageError("expected exactly one input FILE") }
+        try TraceImportParsing.checkFormatOptions(args, format: format, formatOption: "--from")
         let imported = try TraceImportParsing.settings(args).load(format, path: file)
         TraceImportParsing.warn(imported)
         try emit(imported.trace, to: args.value("-o"))
@@ -54,6 +55,22 @@ enum TraceImportParsing {
             "--scroll-id", "ID", accepts: .integer(0...Int(Int32.max)), help: "rrweb: node id of the feed's scroller (default: the document)."),
     ]
 
+    /// The importer options that only one format reads, by option.
+    static let formatOptions: [String: TraceFormat] = [
+        "--device": .evemu, "--axis-x": .evemu, "--axis-y": .evemu, "--traditional": .evemu, "--drag-speed": .chrome,
+        "--px-per-pt": .touchCSV, "--pause": .touchCSV, "--rotary-step": .touchCSV, "--scroll-id": .rrweb,
+    ]
+
+    /// Refuses an importer option the trace's format does not read (`--px-per-pt` with a chrome
+    /// trace was ignored without a word), as layout options a layout does not use are refused.
+    /// - Throws: ``UsageError`` naming the option, its format and the one given.
+    static func checkFormatOptions(_ args: ParsedArguments, format: TraceFormat, formatOption: String) throws {
+        for (option, owner) in formatOptions.sorted(by: { $0.key < $1.key }) where owner != format && args.flag(option) {
+            throw UsageError.badValue(
+                option, "an importer option of \(owner.rawValue), but \(formatOption) is \(format.rawValue): it would be ignored")
+        }
+    }
+
     /// - Throws: ``CommandFailure`` naming the option whose value is malformed.
     static func settings(_ args: ParsedArguments) throws -> TraceImportSettings {
         var settings = TraceImportSettings()
@@ -84,6 +101,7 @@ enum TraceImportParsing {
         guard let traceFormat = TraceFormat(rawValue: name) else {
             throw UsageError.badValue("--trace-format", "unknown format '\(name)' (jsonl, evemu, chrome, touch-csv, rrweb)")
         }
+        try checkFormatOptions(args, format: traceFormat, formatOption: "--trace-format")
         guard FileManager.default.fileExists(atPath: path) else { throw CommandFailure("\(path): no such file") }
         return try settings(args).load(traceFormat, path: path)
     }
