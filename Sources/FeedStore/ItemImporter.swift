@@ -98,8 +98,12 @@ public enum ItemImporter {
                 return try bounded(key, value, text)
             case let number as NSNumber:
                 let double = number.doubleValue
-                guard !number.isJSONBoolean, double.rounded() == double, abs(double) < 9.0e15 else {
+                guard !number.isJSONBoolean, double.rounded() == double else {
                     throw fail(key, "expected an integer, got \(number)")
+                }
+                // Past 9·10^15 a JSON number read as a double may not be the integer written.
+                guard abs(double) < 9.0e15 else {
+                    throw fail(key, "\(number) is out of range: a JSON number must stay below 9000000000000000 (write it as a string for larger values)")
                 }
                 return try bounded(key, number.int64Value, "\(number)")
             default: throw fail(key, "expected an integer")

@@ -96,6 +96,20 @@ struct FreshCloneFindingsProcessTests {
         #expect(none.stderrLines.first == "feedsim report merge: expected 2 to 10001 FILEs (OUT and one IN per segment), got 0", "\(none.stderr)")
     }
 
+    /// Plain reasons for unreadable inputs and out-of-range ids, not Foundation's sentences or "expected an integer".
+    @Test func unreadableSizesAndAnIDPast2To53GetPlainReasons() throws {
+        let sizes = try feedsim.run(["layout", "--layout", "list", "--viewport", "390x844", "--sizes", path("nope.txt")])
+        #expect(sizes.status == 1)
+        #expect(sizes.stderrLines == ["feedsim layout: \(path("nope.txt")): cannot read intrinsic sizes: no such file"], "\(sizes.stderr)")
+        let items = path("big.jsonl")
+        try #"{"id":9007199254740992,"published_at":1000,"kind":"photo","width":100,"height":100}"#.write(
+            toFile: items, atomically: true, encoding: .utf8)
+        let outcome = try feedsim.run(["import", "--db", path("big.sqlite"), "--feed", "home", items])
+        #expect(outcome.status == 1)
+        #expect(outcome.stderrLines.count == 1 && outcome.stderr.contains("field 'id': 9007199254740992 is out of range"), "\(outcome.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: path("big.sqlite")))
+    }
+
     // MARK: 4. Outputs checked before the run
 
     /// An output that cannot be written is refused before the run, with nothing written: it was

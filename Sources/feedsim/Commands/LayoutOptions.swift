@@ -1,4 +1,5 @@
 import FeedLayout
+import FeedModel
 import Foundation
 
 /// The layout options shared by `feedsim layout` and `feedsim replay`: they become a
@@ -144,10 +145,15 @@ enum LayoutOptions {
     ///   finite number ≥ 0, or when the file cannot be read.
     static func loadSizes(path: String) throws -> [Size] {
         let text: String
-        do {
-            text = try String(contentsOfFile: path, encoding: .utf8)
+        do throws(FileError) {
+            // Plain reasons ("no such file", "is a directory"), not Foundation's sentences.
+            let data = try InputFile.read(path, maximumBytes: 1 << 30)
+            guard let decoded = String(data: data, encoding: .utf8) else {
+                throw FileError(path: path, reason: "not UTF-8 text")
+            }
+            text = decoded
         } catch {
-            throw CommandFailure("\(path): cannot read intrinsic sizes: \(error.localizedDescription)")
+            throw CommandFailure("\(path): cannot read intrinsic sizes: \(error.reason)")
         }
         var sizes: [Size] = []
         for (offset, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
