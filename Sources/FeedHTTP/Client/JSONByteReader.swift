@@ -261,7 +261,9 @@ struct JSONByteReader {
         // SWAR tests of Hacker's Delight §6-1, "find the first 0-byte", and Anderson's bit hacks'
         // "determine if a word has a byte less than n"); a word that has one goes byte by byte
         // up to it. A load worker's instructions per page request went from 785k to 712k with the
-        // local offset, about 500k to 430k with the words, the unescaping straight into the String and serve's keys compared as bytes (callgrind under `feedsim load --source`, 2026-12-01).
+        // local offset, and from about 500k to 430k with the words, the unescaping straight into
+        // the String and serve's keys compared as bytes (callgrind under `feedsim load --source`,
+        // 2026-12-01).
         guard let base = bytes.baseAddress else { throw JSONScanError(offset: start - 1, reason: "the string is not closed") }
         let count = bytes.count
         var offset = start
