@@ -89,6 +89,22 @@ struct JSONByteReader {
     mutating func readNumber() throws -> Double {
         skipWhitespace()
         let start = index
+        // A positive integer of at most 15 digits (serve's ids, times and sizes): its value in the
+        // same pass as its digits; anything else is read again below.
+        if let base = bytes.baseAddress, index < bytes.count, base[index] >= UInt8(ascii: "1"), base[index] <= UInt8(ascii: "9") {
+            var value: Int64 = 0
+            var offset = index
+            while offset < bytes.count, offset - index < 16, isDigit(base[offset]) {
+                value = value &* 10 &+ Int64(base[offset] &- UInt8(ascii: "0"))
+                offset += 1
+            }
+            let ends = offset == bytes.count || !(isDigit(base[offset]) || base[offset] == UInt8(ascii: ".")
+                || base[offset] == UInt8(ascii: "e") || base[offset] == UInt8(ascii: "E"))
+            if ends, offset - index <= 15 {
+                index = offset
+                return Double(value)
+            }
+        }
         var integer = true
         if index < bytes.count, bytes[index] == UInt8(ascii: "-") { index += 1 }
         guard index < bytes.count, isDigit(bytes[index]) else { throw error("expected a number") }
