@@ -124,6 +124,40 @@ import Testing
         }
     }
 
+    /// Strings long enough to be scanned eight bytes at a time, with one special piece (an escape,
+    /// a byte past ASCII, a raw control character, a raw quote or backslash) at every offset of
+    /// every length up to 40 bytes, inside a document (so bytes follow the string) and at its end:
+    /// accepted exactly when `JSONSerialization` accepts them, read as it reads them.
+    @Test func longStringsWithASpecialByteAtEveryOffsetReadAsJSONSerializationReadsThem() throws {
+        let pieces: [[UInt8]] = [
+            Array(#"\""#.utf8), Array(#"\\"#.utf8), Array(#"\n"#.utf8), Array(#"\u00e9"#.utf8), Array(#"\ud83d\ude00"#.utf8),
+            Array("é".utf8), Array("中".utf8), [0x01], [0x1F], [0x7F], Array("\"".utf8), Array("\\".utf8), [0xC3], [0xFF],
+        ]
+        var checked = 0
+        for length in 0...40 {
+            for offset in 0...length {
+                for piece in pieces {
+                    var content = Array(repeating: UInt8(ascii: "a"), count: length)
+                    content.insert(contentsOf: piece, at: offset)
+                    for document in [[UInt8(ascii: "\"")] + content + [UInt8(ascii: "\"")], Array("[\"".utf8) + content + Array("\",1]".utf8)] {
+                        let oracle = try? JSONSerialization.jsonObject(with: Data(document), options: [.fragmentsAllowed])
+                        #expect(Self.accepts(document) == (oracle != nil), "\(document)")
+                        guard let oracle else { continue }
+                        let expected = try #require((oracle as? String) ?? (oracle as? [Any])?.first as? String)
+                        let read = try document.withUnsafeBufferPointer { buffer in
+                            var reader = JSONByteReader(buffer)
+                            if document.first == UInt8(ascii: "[") { try reader.expect(UInt8(ascii: "[")) }
+                            return try reader.readString()
+                        }
+                        #expect(Array(read.utf8) == Array(expected.utf8), "\(document)")
+                        checked += 1
+                    }
+                }
+            }
+        }
+        #expect(checked > 10_000)
+    }
+
     /// Numbers as C's `strtod` rounds them (correctly, to the nearest Double). `JSONSerialization`
     /// on Linux accepts the same texts but is a few ulps off on long decimals
     /// (`1.44980415471773` → `1.4498041547177298`), so it is the oracle for which texts are

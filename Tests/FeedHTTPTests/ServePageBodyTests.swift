@@ -168,6 +168,52 @@ import Testing
         #expect(typed.audit.problemCount > 100, "the random bodies break in many ways")
     }
 
+    /// Pages written by serve's own writer (``FeedAPI/pageJSON(_:rows:)``: its key order, no
+    /// spaces, so every key is matched as serve's literal bytes) with texts of every kind (escapes,
+    /// past ASCII, long enough for the eight-byte scan): each is read the typed way, and its page,
+    /// cursors and rows are the tree's.
+    @Test func pagesInServesOwnLayoutReadAsServesShapeEqualThePagesReadThroughPointers() throws {
+        var random = SplitMix64(seed: 17)
+        var convention = Convention.feedsim
+        convention.rows = nil
+        let typed = try Self.backend(convention, serveShape: true)
+        let tree = try Self.backend(convention, serveShape: false)
+        let texts = [
+            "", "plain", "Café ☕️ \"quoted\"", "line\nbreak \\ slash /", "\u{1F600} emoji", "tab\tand \u{1} control",
+            #"{"body_length":118,"comments":0,"image":"https://img.example/acb98a06519e8826/390x488.jpg","likes":78}"#,
+            String(repeating: "long text without escapes ", count: 5),
+        ]
+        for round in 0..<200 {
+            var items: [Item] = []
+            var rows: [ItemRow] = []
+            var publishedAt: Int64 = 1_770_000_000_000
+            for index in 0..<Int(random.next() % 25) {
+                publishedAt -= 1 + Int64(random.next() % 100_000)
+                let id = Int64(100_000 - round * 30 - index)
+                items.append(
+                    Item(
+                        id: id, publishedAt: publishedAt, kind: ["photo", "text", "link"][Int(random.next() % 3)],
+                        width: 390, height: Double(40 + random.next() % 600) + (random.next() % 4 == 0 ? 0.5 : 0)))
+                func text() -> String { texts[Int(random.next() % UInt64(texts.count))] }
+                rows.append(ItemRow(id: id, title: text(), author: text(), payload: text()))
+            }
+            let page = Page(items: items, hasMoreBefore: random.next() % 2 == 0, hasMoreAfter: random.next() % 2 == 0)
+            let exchange = HTTPExchange(
+                url: "http://127.0.0.1:9/v1/feeds/home/items?round=\(round)", status: 200, headers: [:],
+                body: FeedAPI.pageJSON(page, rows: rows), elapsedMs: 1, httpVersion: "1.1")
+            let before = typed.serveShapeReads
+            let fast = try typed.readPage(exchange, request: .newest, sent: nil, bound: nil)
+            let oracle = try tree.readPage(exchange, request: .newest, sent: nil, bound: nil)
+            #expect(typed.serveShapeReads == before + 1, "serve's own page was read the typed way")
+            #expect(fast.page == oracle.page && fast.page.items == items)
+            #expect(fast.nextToken == oracle.nextToken && fast.prevToken == oracle.prevToken)
+            let ids = items.map(\.id)
+            #expect(try typed.rows(ids: ids) == tree.rows(ids: ids))
+            #expect(try typed.rows(ids: ids).rows == rows, "the texts as written")
+        }
+        #expect(typed.audit == tree.audit)
+    }
+
     /// With rows read by id (the `feedsim` preset), pages are read without their title, author
     /// and payload, which may then be missing or of any type: the pages, cursors and audit are
     /// still the tree's.

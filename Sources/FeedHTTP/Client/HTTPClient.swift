@@ -170,8 +170,13 @@ public final class HTTPClient {
     /// Starts `GET url` on the calling thread's multi handle (``HTTPMultiDriver/current``), or runs
     /// it at once when the thread has none; the transfer tells when it is done.
     public func startGet(_ url: String) -> HTTPTransfer {
-        let transfer = HTTPTransfer(client: self, handle: takeSpareHandle(), url: url)
-        configure(transfer, method: "GET", body: nil, contentType: nil)
+        let (handle, fresh) = takeSpareHandle()
+        let transfer = HTTPTransfer(client: self, handle: handle, url: url)
+        if fresh {
+            configure(transfer, method: "GET", body: nil, contentType: nil)
+        } else {
+            aim(transfer)
+        }
         if let driver = HTTPMultiDriver.current {
             driver.add(transfer)
         } else {
@@ -187,10 +192,23 @@ public final class HTTPClient {
     /// Guards ``spare``: a transfer given up by its owner is released on the thread driving it.
     private let spareLock = NSLock()
 
-    private func takeSpareHandle() -> UnsafeMutableRawPointer {
-        if let handle = spareLock.withLock({ spare.popLast() }) { return handle }
+    /// A spare handle (`fresh` false: it carries a GET's options already), or a new one.
+    private func takeSpareHandle() -> (handle: UnsafeMutableRawPointer, fresh: Bool) {
+        if let handle = spareLock.withLock({ spare.popLast() }) { return (handle, false) }
         guard let handle = curl_easy_init() else { preconditionFailure("libcurl could not create an easy handle") }
-        return handle
+        return (handle, true)
+    }
+
+    /// Points a spare handle at `transfer`: its URL and sink. Spare handles only ever run GETs
+    /// with this client's options, which stay set between transfers (libcurl keeps options until
+    /// `curl_easy_reset`), so the reset and the dozen options ``configure(_:method:body:contentType:)``
+    /// sets are not paid again for every page request.
+    private func aim(_ transfer: HTTPTransfer) {
+        let handle = transfer.handle
+        let context = Unmanaged.passUnretained(transfer.sink).toOpaque()
+        feedsim_curl_setopt_pointer(handle, CURLOPT_WRITEDATA, context)
+        feedsim_curl_setopt_pointer(handle, CURLOPT_HEADERDATA, context)
+        url(transfer.url) { feedsim_curl_setopt_pointer(handle, CURLOPT_URL, $0) }
     }
 
     /// A finished transfer's easy handle, back to the spares (the sync handle is never given back).

@@ -67,6 +67,13 @@ struct ServePageBody {
         "id", "published_at", "kind", "width", "height", "title", "author", "payload",
     ]
 
+    /// Serve's members of an item in the order it writes them, with their index in ``itemKeys``
+    /// (`nil`: `image_url`, skipped): tried as literals before a key is read the general way.
+    private static let itemLayout: [(StaticString, Int?)] = [
+        ("\"id\":", 0), ("\"published_at\":", 1), ("\"kind\":", 2), ("\"width\":", 3), ("\"height\":", 4),
+        ("\"title\":", 5), ("\"author\":", 6), ("\"image_url\":", nil), ("\"payload\":", 7),
+    ]
+
     private static func readItems(_ reader: inout JSONByteReader, rowFields: Bool) throws -> [ServeItemBody] {
         try reader.expect(UInt8(ascii: "["))
         var items: [ServeItemBody] = []
@@ -80,10 +87,19 @@ struct ServePageBody {
             try reader.expect(UInt8(ascii: "{"))
             var item = ServeItemBody(id: 0, publishedAt: 0, kind: "", width: 0, height: 0, title: "", author: "", payload: "")
             var seen = 0
+            var member = 0
             if reader.peek() != UInt8(ascii: "}") {
                 repeat {
-                    let key = try reader.readKey(matching: itemKeys)
-                    try reader.expect(UInt8(ascii: ":"))
+                    // The key serve writes here, compared as bytes; any other key, or the same
+                    // written another way (escapes, spaces), is read the general way.
+                    let key: Int?
+                    if member < itemLayout.count, reader.consume(itemLayout[member].0) {
+                        key = itemLayout[member].1
+                    } else {
+                        key = try reader.readKey(matching: itemKeys)
+                        try reader.expect(UInt8(ascii: ":"))
+                    }
+                    member += 1
                     guard let key, key < 5 || rowFields else {
                         try reader.skipValue(depth: 3)
                         continue
