@@ -228,7 +228,12 @@ extension ReplaySession {
     /// The load-more footer is shown while more items may exist below and hidden once the feed has
     /// ended (the controller's More state), as a data source hides its load-more view.
     func showLoadMoreFooter() {
-        layout.setSupplementaryView(ofKind: .footer, hidden: controller.status.bottomEndReached)
+        // Only this sets the footer, so an unchanged value would change nothing (the layout skips
+        // equal writes): not asked again every frame (a protocol call and a set lookup).
+        let hidden = controller.status.bottomEndReached
+        guard hidden != footerHidden else { return }
+        footerHidden = hidden
+        layout.setSupplementaryView(ofKind: .footer, hidden: hidden)
     }
 
     /// The refresh control: a content inset at the top while a Refresh loads, as `UIRefreshControl`.
