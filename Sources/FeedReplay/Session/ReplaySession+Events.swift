@@ -181,6 +181,7 @@ extension ReplaySession {
     /// counted in ``rowsRedundant``, apart from over-fetch (rows fetched but never shown). A fetch
     /// the backend fails lands as a failed batch (counted in the report's failed batches).
     func issueRowFetches(_ fetches: [RowFetch]) {
+        guard !fetches.isEmpty else { return }  // most frames: no models copied
         let latency = options.rowLatency ?? options.latency
         let faults = options.rowFaults ?? options.faults
         for fetch in fetches {
