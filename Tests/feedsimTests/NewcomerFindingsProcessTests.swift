@@ -143,11 +143,88 @@ struct NewcomerFindingsProcessTests {
         let outcome = FeedsimProcess.outcome(process, outPath, errPath)
         #expect(Date().timeIntervalSince(sent) < 20, "the running sessions ended promptly")
         #expect(outcome.status == 130 && !outcome.signalled, "\(outcome.stderr)")
-        #expect(outcome.stdout.contains("(stopped early by SIGINT)"), "\(outcome.stdout)")
+        #expect(outcome.stdout.contains("(stopped early by SIGINT or SIGTERM)"), "\(outcome.stdout)")
         #expect(outcome.stdout.contains("sessions: 2 started, 0 completed, 2 interrupted"), "\(outcome.stdout)")
         #expect(outcome.stderrLines.last == "feedsim load: interrupted by SIGINT: the summary and report cover the run so far", "\(outcome.stderr)")
         let report = try json(try String(contentsOfFile: reportPath, encoding: .utf8))
         #expect(report["stopped_early"] as? Bool == true)
+    }
+
+    /// SIGTERM (what `kill`, systemd and Kubernetes Jobs send) is Ctrl-C's twin: the summary, the
+    /// report, the writers' items deleted (no `--keep-writes`), exit 143 (128 + 15). It killed the
+    /// process at once before, leaving the writers' rows in the feed.
+    @Test func sigtermDuringLoadWithWritersCleansUpPrintsTheSummaryAndExits143() throws {
+        let db = try seeded()
+        let reportPath = path("terminated.json")
+        let (process, outPath, errPath) = try feedsim.prepare([
+            "load", "--db", db, "--sessions", "2", "--workers", "2", "--duration", "120", "--trace-duration", "60",
+            "--writers", "1", "--write-rate", "50", "--report", reportPath,
+        ])
+        try process.run()
+        Thread.sleep(forTimeInterval: 1.5)
+        kill(process.processIdentifier, SIGTERM)
+        #expect(FeedsimProcess.wait(seconds: 30) { !process.isRunning }, "load ended after SIGTERM")
+        if process.isRunning { process.terminate() }
+        process.waitUntilExit()
+        let outcome = FeedsimProcess.outcome(process, outPath, errPath)
+        #expect(outcome.status == 143 && !outcome.signalled, "\(outcome.stderr)")
+        #expect(outcome.stdout.contains("(stopped early by SIGINT or SIGTERM)"), "\(outcome.stdout)")
+        #expect(outcome.stderrLines.last == "feedsim load: interrupted by SIGTERM: the summary and report cover the run so far", "\(outcome.stderr)")
+        let report = try json(try String(contentsOfFile: reportPath, encoding: .utf8))
+        #expect(report["stopped_early"] as? Bool == true)
+        let inserts = ((report["latency"] as? [String: Any])?["insert"] as? [String: Any])?["count"] as? Int ?? 0
+        #expect(inserts > 0, "the writer wrote before the signal: \(report["latency"] ?? "no latency")")
+        let stats = try feedsim.run(["stats", "--db", db, "--json"])
+        let feeds = try #require(try json(stats.stdout)["feeds"] as? [[String: Any]])
+        #expect(feeds.first?["items"] as? Int == 300, "the 300 seeded items, the writers' deleted: \(stats.stdout)")
+    }
+
+    /// `python3` on the PATH, or `nil`.
+    static let python: String? = {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        return path.split(separator: ":").map { "\($0)/python3" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+    }()
+
+    /// A database damaged inside its item pages (the newest pages readable, so the replay starts)
+    /// stops the replay with SQLite's error on one line, exit 1; it was counted as the feed's
+    /// simulated failures ("a load gave up after its retries") and the replay exited 0. The
+    /// damage: every leaf page of the `items` table but the 20 newest overwritten with 0xFF,
+    /// found with SQLite's `dbstat` table through Python's `sqlite3` module.
+    @Test(.enabled(if: Self.python != nil, "python3 not found on PATH: this test damages the file with it"))
+    func aReplayOverADamagedDatabaseStopsWithSQLitesErrorAndExit1() throws {
+        let db = path("damaged.sqlite")
+        #expect(try feedsim.run(["seed", "--db", db, "--preset", "photos", "--count", "3000", "--seed", "1"]).status == 0)
+        let script = """
+            import sqlite3, sys
+            c = sqlite3.connect(sys.argv[1])
+            leaves = [r[0] for r in c.execute("select pageno from dbstat where name='items' and pagetype='leaf' order by pageno")]
+            size = c.execute('pragma page_size').fetchone()[0]
+            c.close()
+            with open(sys.argv[1], 'r+b') as f:
+                for page in leaves[:-20]:
+                    f.seek((page - 1) * size)
+                    f.write(b'\\xff' * size)
+            print(len(leaves) - 20)
+            """
+        let damage = Process()
+        damage.executableURL = URL(fileURLWithPath: try #require(Self.python))
+        damage.arguments = ["-c", script, db]
+        let pipe = Pipe()
+        damage.standardOutput = pipe
+        try damage.run()
+        damage.waitUntilExit()
+        let damaged = Int(String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+        #expect(damage.terminationStatus == 0 && damaged > 50, "\(damaged) leaf pages damaged")
+        let trace = path("flinger.jsonl")
+        #expect(try feedsim.run(["trace", "synth", "--model", "flinger", "--duration", "60", "--seed", "1", "-o", trace]).status == 0)
+        let outcome = try feedsim.run(["replay", "--db", db, "--trace", trace, "--layout", "grid"])
+        #expect(outcome.status == 1, "\(outcome.stdout)\n\(outcome.stderr)")
+        #expect(outcome.stdout.isEmpty, "no summary of a replay that read a broken file")
+        #expect(outcome.stderrLines.count == 1, "\(outcome.stderr)")
+        #expect(
+            outcome.stderrLines.first?.hasPrefix(
+                "feedsim replay: \(db): SQLite error 11 (extended 11): database disk image is malformed [SQL: SELECT ") == true,
+            "\(outcome.stderr)")
     }
 
     /// Sweep on SIGINT: no new replay starts, the running one finishes, stderr says how many

@@ -105,6 +105,7 @@ let loadCommand = Command(
         stop.installInterruptHandler()
         let configuration = try LoadCommandSupport.configuration(arguments)
         let convention = try LoadSource.check(arguments, writers: configuration.writers, writeMix: configuration.writeMix)
+        try checkOutputPaths(arguments, options: ["--report", "--html"])
         var http: HTTPSourceConnector?
         let runner = try LoadRunner(configuration: configuration, stop: stop) { configuration in
             guard let convention else { return try openLoadBackend(configuration) }
@@ -127,10 +128,13 @@ let loadCommand = Command(
         print(arguments.flag("--json") ? try report.json() : report.text, terminator: arguments.flag("--json") ? "\n" : "")
         if !arguments.flag("--json"), let source = report.source { print(source.textLines.joined(separator: "\n")) }
         if let line = report.iterationsLine { printError("feedsim load: " + line) }
-        // Ctrl-C (k6's way): the run ended early, the summary and --report above cover it; exit 130.
+        // Ctrl-C or SIGTERM (k6's way): the run ended early, the summary and --report above cover
+        // it; exit 128 + the signal (130, 143).
         if report.stoppedEarly, report.aborted == nil, stop.isSet {
-            printError("feedsim load: interrupted by SIGINT: the summary and report cover the run so far")
-            return 130
+            let number = stop.signal ?? SIGINT
+            printError(
+                "feedsim load: interrupted by \(number == SIGTERM ? "SIGTERM" : "SIGINT"): the summary and report cover the run so far")
+            return 128 + number
         }
         let (status, warning) = LoadCommandSupport.outcome(of: report)
         if let warning { printError("feedsim load: " + warning) }
@@ -140,8 +144,10 @@ let loadCommand = Command(
 
 enum LoadCommandSupport {
     /// The exit status of a finished load and the line for stderr: 1 when no page was ever served
-    /// (the sessions could not read the store: e.g. another process's exclusive lock), a warning
-    /// when some queries failed, 99 when a threshold was breached (k6's code), 2 for violations, else 0.
+    /// (the sessions could not read the store: e.g. another process's exclusive lock) or when a
+    /// query found the database damaged (`SQLITE_CORRUPT`, `SQLITE_NOTADB`, `SQLITE_IOERR`), a
+    /// warning when some queries failed, 99 when a threshold was breached (k6's code), 2 for
+    /// violations, else 0.
     static func outcome(of report: LoadReport) -> (status: Int32, stderr: String?) {
         let codes = report.errors.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
         if report.pages == 0 {
@@ -150,6 +156,15 @@ enum LoadCommandSupport {
                 "no page was served: the sessions could not read \(report.settings.db)"
                     + (codes.isEmpty ? "" : " (\(codes))")
                     + (report.errors["SQLITE_BUSY"] != nil ? "; another process holds a lock on it" : "")
+            )
+        }
+        // A damaged database answers wrongly or not at all: its figures describe nothing (exit 1).
+        let damaged = ["SQLITE_CORRUPT", "SQLITE_NOTADB", "SQLITE_IOERR"].filter { report.errors[$0] != nil }
+        if !damaged.isEmpty {
+            return (
+                1,
+                "\(report.settings.db) is damaged (\(codes)): the figures do not describe the store; "
+                    + "check it with sqlite3's PRAGMA integrity_check"
             )
         }
         let warning = codes.isEmpty ? nil : "some queries failed (\(codes)); see errors in the report"
