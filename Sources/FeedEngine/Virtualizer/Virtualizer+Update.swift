@@ -270,18 +270,32 @@ extension Virtualizer {
         }
         change.recycled = leaving.count
 
-        // 2. Entering, in layout order.
+        // 2. Entering, in layout order. The per-kind counts are tallied per run of one kind and
+        //    added to `counters.cellsByKind` once per run (the same sums, kinds added in the same
+        //    order), not hashed per cell.
+        var tallyKind: String?
+        var tally = VirtualizerCounters.KindCounts()
+        func flushTally() {
+            guard let kind = tallyKind else { return }
+            counters.cellsByKind[kind, default: .init()].created += tally.created
+            counters.cellsByKind[kind, default: .init()].reused += tally.reused
+            tally = .init()
+        }
         for (indexPath, item) in prefetchCells where cellOfItem[item.id] == nil {
+            if tallyKind != item.kind {
+                flushTally()
+                tallyKind = item.kind
+            }
             var cell: VirtualizerCell
             if let pooled = pool.pop(kind: item.kind) {
                 cell = cells[pooled]!
                 change.reused += 1
-                counters.cellsByKind[item.kind, default: .init()].reused += 1
+                tally.reused += 1
             } else {
                 cell = VirtualizerCell(id: nextCellID, kind: item.kind, itemID: nil, indexPath: nil)
                 nextCellID += 1
                 change.created += 1
-                counters.cellsByKind[item.kind, default: .init()].created += 1
+                tally.created += 1
             }
             precondition(cell.kind == item.kind, "reuse pool handed out a cell of another kind")
             let hasRow = rowCache.row(for: item.id) != nil
@@ -293,6 +307,7 @@ extension Virtualizer {
             cellOfItem[item.id] = cell.id
             change.entered.append(item.id)
         }
+        flushTally()
 
         // 3. Trim the pool.
         for cellID in reusePoolLimit.map({ pool.trim(limit: $0) }) ?? [] {

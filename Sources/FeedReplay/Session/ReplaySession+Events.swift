@@ -182,6 +182,7 @@ extension ReplaySession {
     /// counted in ``rowsRedundant``, apart from over-fetch (rows fetched but never shown). A fetch
     /// the backend fails lands as a failed batch (counted in the report's failed batches).
     func issueRowFetches(_ fetches: [RowFetch]) {
+        guard !fetches.isEmpty else { return }  // most frames: no models copied
         let latency = options.rowLatency ?? options.latency
         let faults = options.rowFaults ?? options.faults
         for fetch in fetches {
@@ -230,7 +231,12 @@ extension ReplaySession {
     /// The load-more footer is shown while more items may exist below and hidden once the feed has
     /// ended (the controller's More state), as a data source hides its load-more view.
     func showLoadMoreFooter() {
-        layout.setSupplementaryView(ofKind: .footer, hidden: controller.status.bottomEndReached)
+        // Only this sets the footer, so an unchanged value would change nothing (the layout skips
+        // equal writes): not asked again every frame (a protocol call and a set lookup).
+        let hidden = controller.status.bottomEndReached
+        guard hidden != footerHidden else { return }
+        footerHidden = hidden
+        layout.setSupplementaryView(ofKind: .footer, hidden: hidden)
     }
 
     /// The refresh control: a content inset at the top while a Refresh loads, as `UIRefreshControl`.

@@ -12,6 +12,34 @@ struct VisibleCache {
     /// content was shown, only they add to the blank area (a frame of a fast fling in `bench
     /// replay` has ~20 visible cells, mostly bound).
     var unbound: [Int] = []
+    /// The visible cells' items at that change, aligned with `bound`: a row shown then is already
+    /// in `distinctShown`.
+    var itemIDs: [Int64] = []
+
+    /// Inserts into `shown` the items of `ids` whose flag in `bound` is set, leaving out those this
+    /// cache already held as bound (inserted when it was taken): the same set as inserting every
+    /// bound id, without a hash per visible cell per change. The visible list moves by whole
+    /// cells between changes, so each id is looked for where the first shared id moved (a plain
+    /// comparison; an id found elsewhere, or not at all, is inserted).
+    /// - Precondition: every bound id of this cache is in `shown`.
+    func insertNewlyShown(ids: [Int64], bound: [Bool], into shown: inout ItemIDSet) {
+        let old = itemIDs
+        // old[p + shift] == ids[p] for the cells that stayed, when the list moved by `shift`.
+        var shift: Int?
+        if let first = ids.first {
+            if let at = old.firstIndex(of: first) {
+                shift = at
+            } else if let oldFirst = old.first, let at = ids.firstIndex(of: oldFirst) {
+                shift = -at
+            }
+        }
+        for p in ids.indices where bound[p] {
+            if let shift, old.indices.contains(p + shift), old[p + shift] == ids[p], self.bound[p + shift] {
+                continue  // bound when this cache was taken: inserted then
+            }
+            shown.insert(ids[p])
+        }
+    }
 }
 
 extension ReplaySession {
@@ -72,14 +100,11 @@ extension ReplaySession {
             || virtualizer.counters.rowsBound != visibleCache.rowsBound
         {
             let bound = virtualizer.visibleCellRowBound
+            let ids = virtualizer.visibleCellItemIDs
+            if collectingShown { visibleCache.insertNewlyShown(ids: ids, bound: bound, into: &distinctShown) }
             visibleCache = VisibleCache(
                 generation: virtualizer.visibleGeneration, rowsBound: virtualizer.counters.rowsBound, bound: bound,
-                unbound: bound.indices.filter { !bound[$0] })
-            if collectingShown {
-                for (id, isBound) in zip(virtualizer.visibleCellItemIDs, bound) where isBound {
-                    distinctShown.insert(id)
-                }
-            }
+                unbound: bound.indices.filter { !bound[$0] }, itemIDs: ids)
         }
         // Plain frames, not layout attributes: no enum payload copied per element per frame.
         let frames = virtualizer.visibleCellFrames

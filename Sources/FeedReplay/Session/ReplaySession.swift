@@ -85,6 +85,8 @@ public final class ReplaySession {
     var layoutChangedThisFrame = false
     var rowsBoundBefore = 0
     var refreshInsetShown = false
+    /// The footer's hidden flag as last set on the layout (``showLoadMoreFooter()``), `nil` before the first frame.
+    var footerHidden: Bool?
     var viewportReportPending = false
     /// Offset moved by scroll anchoring this frame (not scrolling: the content moved, not the view).
     var anchorShiftThisFrame = 0.0

@@ -26,6 +26,8 @@ import Testing
         var now = 0.0
         var anchoredChanges = 0
         var mergedRefreshes = 0
+        /// Every action the controller returned, in order (FeedControllerQuietReportTests compares two drivers').
+        var actionLog: [FeedAction] = []
 
         init(configuration: FeedController.Configuration, feedSize: Int64) throws {
             controller = try FeedController(configuration: configuration)
@@ -59,6 +61,7 @@ import Testing
             sourceLocation: SourceLocation = #_sourceLocation
         ) throws {
             var changed = false
+            actionLog += actions
             for action in actions {
                 switch action {
                 case .fetch(let request):
