@@ -69,8 +69,8 @@ public final class ReplayLoadSession: LoadSession {
             // The load report reads the blank mean, the time to first content and the violations alone.
             options.measures = .loadSummary
             backend = TimedBackend(
-                backend: connections.backend, faces: connections.faces, connector: pool.connector, mode: mode, insertPreset: insertPreset,
-                seed: options.seed, chargesQueryTime: !clock.isVirtual)
+                backend: connections.backend, faces: connections.faces, connector: pool.connector, mode: mode,
+                insertPreset: insertPreset, seed: options.seed, chargesQueryTime: !clock.isVirtual)
             replay = try ReplaySession(
                 trace: trace, layout: try layout.makeLayout(), layoutDescription: layout.summary, backend: backend,
                 options: options, axis: layout.scrollAxis)
