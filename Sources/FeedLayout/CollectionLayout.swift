@@ -104,3 +104,17 @@ public enum LayoutError: Error, Equatable, Sendable, CustomStringConvertible {
         }
     }
 }
+
+/// A layout that answers rect queries by filling a buffer in place: the allocating
+/// ``CollectionLayout/attributesForElements(in:)`` is derived from its
+/// ``CollectionLayout/attributesForElements(in:into:)``, the same elements in the same order.
+public protocol InPlaceQueryLayout: CollectionLayout {}
+
+extension InPlaceQueryLayout {
+    /// ``attributesForElements(in:into:)`` into a new array.
+    public func attributesForElements(in rect: Rect) -> [LayoutAttributes] {
+        var result: [LayoutAttributes] = []
+        attributesForElements(in: rect, into: &result)
+        return result
+    }
+}

@@ -37,7 +37,7 @@
 /// A rect query searches the lines from where the last one's answer began (``QueryHint``). `append` re-lays only the old last line and the new
 /// items; `removeLast` the new last line; `prepend` and `removeFirst` re-flow everything, since
 /// every line break depends on all items before it (UIKit invalidates everything too).
-public final class FlowLayout: CollectionLayout, SupplementaryViewHosting {
+public final class FlowLayout: InPlaceQueryLayout, SupplementaryViewHosting {
     struct Line {
         var firstItem: Int
         /// Position along the scroll axis, points.
@@ -141,17 +141,11 @@ public final class FlowLayout: CollectionLayout, SupplementaryViewHosting {
         return isVertical ? Size(width: viewport.width, height: main) : Size(width: main, height: viewport.height)
     }
 
+    /// Fills `result` in place (the virtualizer's query every frame; ``InPlaceQueryLayout`` derives
+    /// the allocating ``attributesForElements(in:)`` from it).
     /// - Complexity: O(log d + items in the intersecting lines), for a rect starting d lines from
     ///   where the last query's answer began (a scrolling viewport: d is a few lines); a jump
     ///   searches from an interpolated guess, O(log lines) at worst.
-    public func attributesForElements(in rect: Rect) -> [LayoutAttributes] {
-        var result: [LayoutAttributes] = []
-        attributesForElements(in: rect, into: &result)
-        return result
-    }
-
-    /// Fills `result` in place (the virtualizer's query every frame), as ``attributesForElements(in:)``.
-    /// - Complexity: as ``attributesForElements(in:)``, with no allocation once `result` has room.
     public func attributesForElements(in rect: Rect, into result: inout [LayoutAttributes]) {
         result.removeAll(keepingCapacity: true)
         let content = contentSize

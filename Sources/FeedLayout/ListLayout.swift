@@ -20,7 +20,7 @@
 /// first invalid index past which tops are recomputed lazily, only as far as a query needs.
 /// So `prepend` costs O(m) for m new rows (a running offset base, no rebuild), `append` O(m),
 /// a measurement O(1) plus the rows between it and the next query, `removeFirst/Last` O(removed).
-public final class ListLayout: CollectionLayout, SupplementaryViewHosting {
+public final class ListLayout: InPlaceQueryLayout, SupplementaryViewHosting {
     public let configuration: LayoutConfiguration
     public private(set) var viewport = Size.zero
     var storage = ListStorage()
@@ -95,18 +95,12 @@ public final class ListLayout: CollectionLayout, SupplementaryViewHosting {
         Rect(x: insets.left, y: firstRowY + storage.top(index), width: rowWidth, height: storage.height(index))
     }
 
+    /// Fills `result` in place (the virtualizer's query every frame; ``InPlaceQueryLayout`` derives
+    /// the allocating ``attributesForElements(in:)`` from it).
     /// - Complexity: O(log d + k) once tops are valid down to the rect, for a rect starting d rows
     ///   from where the last query's answer began (a scrolling viewport: d is a few rows); a jump
     ///   searches from an interpolated guess, O(log n) at worst. After a measurement, the first
     ///   query also recomputes tops from the measured row down to the rect.
-    public func attributesForElements(in rect: Rect) -> [LayoutAttributes] {
-        var result: [LayoutAttributes] = []
-        attributesForElements(in: rect, into: &result)
-        return result
-    }
-
-    /// Fills `result` in place (the virtualizer's query every frame), as ``attributesForElements(in:)``.
-    /// - Complexity: as ``attributesForElements(in:)``, with no allocation once `result` has room.
     public func attributesForElements(in rect: Rect, into result: inout [LayoutAttributes]) {
         result.removeAll(keepingCapacity: true)
         let content = contentSize

@@ -18,7 +18,7 @@
 /// index order: O(C·log d + k·log k) for d items moved. `append` places only the new items (O(m·C));
 /// `removeLast` trims the columns (O(removed + C)); `prepend`, `removeFirst` and a width change
 /// re-place everything, since every column choice depends on all items above.
-public final class WaterfallLayout: CollectionLayout, SupplementaryViewHosting {
+public final class WaterfallLayout: InPlaceQueryLayout, SupplementaryViewHosting {
     public let configuration: LayoutConfiguration
     public private(set) var viewport = Size.zero
     private var sizes: [Size] = []
@@ -136,17 +136,11 @@ public final class WaterfallLayout: CollectionLayout, SupplementaryViewHosting {
         return Size(width: viewport.width, height: lowest + insets.bottom + configuration.footerHeight)
     }
 
+    /// Fills `result` in place (the virtualizer's query every frame; ``InPlaceQueryLayout`` derives
+    /// the allocating ``attributesForElements(in:)`` from it).
     /// - Complexity: O(C·log d + k·log k), for a rect starting d items (per column) from where the
     ///   last query's answer began (a scrolling viewport: d is a few items); a jump searches from
     ///   an interpolated guess, O(C·log n + k·log k) at worst.
-    public func attributesForElements(in rect: Rect) -> [LayoutAttributes] {
-        var result: [LayoutAttributes] = []
-        attributesForElements(in: rect, into: &result)
-        return result
-    }
-
-    /// Fills `result` in place (the virtualizer's query every frame), as ``attributesForElements(in:)``.
-    /// - Complexity: as ``attributesForElements(in:)``, with no allocation once `result` has room.
     public func attributesForElements(in rect: Rect, into result: inout [LayoutAttributes]) {
         result.removeAll(keepingCapacity: true)
         let content = contentSize

@@ -46,7 +46,9 @@ public struct TextPosition: Equatable, Sendable, CustomStringConvertible {
 public enum UTF8Validation {
     /// The 0-based offset of the first byte that does not start or continue a well-formed UTF-8
     /// sequence, or `nil` when all of `bytes` is valid UTF-8.
-    /// - Complexity: O(n).
+    /// - Complexity: O(n). Inlinable, so each caller gets a copy specialized for its collection
+    ///   (unspecialized, every byte went through a generic iterator: about 280 instructions a byte).
+    @inlinable
     public static func firstInvalidByte(in bytes: some Collection<UInt8>) -> Int? {
         var iterator = bytes.makeIterator()
         var offset = 0

@@ -143,16 +143,18 @@ struct TraceLineFields {
 
     mutating func number(_ key: String, in object: String? = nil) throws(TraceError) -> Double {
         let name = object.map { "\($0).\(key)" } ?? key
-        var source = members
+        let found: TraceJSONValue?
         if let object {
             guard case .object(let inner)? = members[object] else {
                 throw fail(object, members[object] == nil ? "missing" : "expected an object")
             }
-            source = inner
+            found = inner[key]
+        } else {
+            // Removed in place: a copy of the members to remove from cost a dictionary per field.
+            found = members.removeValue(forKey: key)
         }
-        switch source.removeValue(forKey: key) {
+        switch found {
         case .number(let value)?:
-            if object == nil { members.removeValue(forKey: key) }
             guard abs(value) < TraceNumberFormat.limit else { throw fail(name, "out of range: \(value)") }
             return value
         case .nonFinite(let text)?:

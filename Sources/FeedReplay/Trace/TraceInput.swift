@@ -25,11 +25,29 @@ enum TraceInput {
     /// dropped, and so is a byte-order mark at the very start. Line `k` (1-based) is element `k − 1`.
     /// - Complexity: O(n).
     static func lines(_ text: String) -> [Substring] {
-        var scalars = Substring(text).unicodeScalars[...]
-        if scalars.first == "\u{FEFF}" { scalars = scalars.dropFirst() }
-        return scalars.split(separator: "\n", omittingEmptySubsequences: false).map { line in
-            Substring(line.last == "\r" ? line.dropLast() : line)
+        // LF and CR are single bytes that never occur inside a multi-byte sequence, so the UTF-8
+        // view finds them, and the bytes on either side are scalar boundaries (the generic
+        // `split` over the scalar view cost a closure call per scalar).
+        let scalars = text.unicodeScalars
+        let utf8 = text.utf8
+        var lineStart = scalars.startIndex
+        if scalars.first == "\u{FEFF}" { lineStart = scalars.index(after: lineStart) }
+        var lines: [Substring] = []
+        func add(_ end: String.Index) {
+            var end = end
+            if end > lineStart, utf8[utf8.index(before: end)] == UInt8(ascii: "\r") { end = utf8.index(before: end) }
+            lines.append(Substring(scalars[lineStart..<end]))
         }
+        var index = lineStart
+        while index < utf8.endIndex {
+            if utf8[index] == UInt8(ascii: "\n") {
+                add(index)
+                lineStart = utf8.index(after: index)
+            }
+            index = utf8.index(after: index)
+        }
+        add(utf8.endIndex)
+        return lines
     }
 
     /// Parses a JSON document with `JSONSerialization`.

@@ -55,7 +55,12 @@ struct TraceJSONParser {
     }
 
     private mutating func skipWhitespace() {
-        while index < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[index]) { index += 1 }
+        while index < bytes.count {
+            switch bytes[index] {
+            case 0x20, 0x09, 0x0A, 0x0D: index += 1
+            default: return
+            }
+        }
     }
 
     private mutating func value(depth: Int) throws(TraceJSONSyntaxError) -> TraceJSONValue {
@@ -76,8 +81,8 @@ struct TraceJSONParser {
     }
 
     private mutating func literal(_ word: String) throws(TraceJSONSyntaxError) {
-        let expected = Array(word.utf8)
-        guard index + expected.count <= bytes.count, Array(bytes[index..<index + expected.count]) == expected else {
+        let expected = word.utf8
+        guard index + expected.count <= bytes.count, bytes[index..<index + expected.count].elementsEqual(expected) else {
             throw error("unexpected character")
         }
         index += expected.count
@@ -85,7 +90,9 @@ struct TraceJSONParser {
 
     private mutating func object(depth: Int) throws(TraceJSONSyntaxError) -> TraceJSONValue {
         index += 1
+        // Room for an event line's fields: growing from empty rehashed the members twice per line.
         var members: [String: TraceJSONValue] = [:]
+        members.reserveCapacity(6)
         skipWhitespace()
         if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
             index += 1
@@ -138,6 +145,15 @@ struct TraceJSONParser {
 
     private mutating func string() throws(TraceJSONSyntaxError) -> String {
         index += 1
+        // Most strings hold no escape: up to the closing quote, the bytes are the string.
+        var end = index
+        while end < bytes.count, bytes[end] != UInt8(ascii: "\""), bytes[end] != UInt8(ascii: "\\"), bytes[end] >= 0x20 {
+            end += 1
+        }
+        if end < bytes.count, bytes[end] == UInt8(ascii: "\"") {
+            defer { index = end + 1 }
+            return String(decoding: bytes[index..<end], as: UTF8.self)
+        }
         var scalars = String.UnicodeScalarView()
         var run: [UInt8] = []
         func flush() {
