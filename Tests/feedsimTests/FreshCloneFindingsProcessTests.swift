@@ -28,6 +28,14 @@ struct FreshCloneFindingsProcessTests {
          "feedsim replay: --source: expected an http:// or https:// URL, got 'file:///x'"),
         (["load", "--source", "http://127.0.0.1:1", "--convention", "relai", "--duration", "1"],
          "feedsim load: --convention: 'relai' is neither a preset nor a file (did you mean 'relay'? presets: feedsim, stripe, relay, link, jsonapi)"),
+        // A header without a colon crashed with a double free (libcurl's handle freed by the
+        // failed init and again by deinit).
+        (["page", "--source", "http://127.0.0.1:1", "--header", "X-A"],
+         "feedsim page: --header: expected 'Name: value' on one line, got 'X-A'"),
+        (["replay", "--source", "http://127.0.0.1:1", "--header", "X-A; v", "--trace", "none.jsonl"],
+         "feedsim replay: --header: expected 'Name: value' on one line, got 'X-A; v'"),
+        (["load", "--source", "http://127.0.0.1:1", "--header", " ", "--duration", "1"],
+         "feedsim load: --header: expected 'Name: value' on one line, got ' '"),
     ])
     func aBadOptionValueIsAUsageErrorWithExit64(arguments: [String], message: String) throws {
         let outcome = try feedsim.run(arguments)
@@ -35,6 +43,16 @@ struct FreshCloneFindingsProcessTests {
         #expect(outcome.stderrLines == [message], "\(outcome.stderr)")
         #expect(outcome.stdout.isEmpty)
         #expect(!FileManager.default.fileExists(atPath: path("none.sqlite")))
+    }
+
+    /// The same line from an environment variable is not a usage error (the command line is
+    /// right), but still one line and exit 1, never the double free it was.
+    @Test func aHeaderVariableWithoutAColonIsRefusedWithoutACrash() throws {
+        let outcome = try feedsim.run(
+            ["page", "--source", "http://127.0.0.1:1", "--header-env", "FEEDSIM_TEST_HEADER"],
+            shell: "export FEEDSIM_TEST_HEADER='no colon here';")
+        #expect(outcome.status == 1, "\(outcome.stderr)")
+        #expect(outcome.stderrLines == ["feedsim page: --header 'no colon here': expected 'Name: value' on one line"])
     }
 
     // MARK: 5. A directory given as --db

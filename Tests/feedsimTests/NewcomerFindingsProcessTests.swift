@@ -143,11 +143,40 @@ struct NewcomerFindingsProcessTests {
         let outcome = FeedsimProcess.outcome(process, outPath, errPath)
         #expect(Date().timeIntervalSince(sent) < 20, "the running sessions ended promptly")
         #expect(outcome.status == 130 && !outcome.signalled, "\(outcome.stderr)")
-        #expect(outcome.stdout.contains("(stopped early by SIGINT)"), "\(outcome.stdout)")
+        #expect(outcome.stdout.contains("(stopped early by SIGINT or SIGTERM)"), "\(outcome.stdout)")
         #expect(outcome.stdout.contains("sessions: 2 started, 0 completed, 2 interrupted"), "\(outcome.stdout)")
         #expect(outcome.stderrLines.last == "feedsim load: interrupted by SIGINT: the summary and report cover the run so far", "\(outcome.stderr)")
         let report = try json(try String(contentsOfFile: reportPath, encoding: .utf8))
         #expect(report["stopped_early"] as? Bool == true)
+    }
+
+    /// SIGTERM (what `kill`, systemd and Kubernetes Jobs send) is Ctrl-C's twin: the summary, the
+    /// report, the writers' items deleted (no `--keep-writes`), exit 143 (128 + 15). It killed the
+    /// process at once before, leaving the writers' rows in the feed.
+    @Test func sigtermDuringLoadWithWritersCleansUpPrintsTheSummaryAndExits143() throws {
+        let db = try seeded()
+        let reportPath = path("terminated.json")
+        let (process, outPath, errPath) = try feedsim.prepare([
+            "load", "--db", db, "--sessions", "2", "--workers", "2", "--duration", "120", "--trace-duration", "60",
+            "--writers", "1", "--write-rate", "50", "--report", reportPath,
+        ])
+        try process.run()
+        Thread.sleep(forTimeInterval: 1.5)
+        kill(process.processIdentifier, SIGTERM)
+        #expect(FeedsimProcess.wait(seconds: 30) { !process.isRunning }, "load ended after SIGTERM")
+        if process.isRunning { process.terminate() }
+        process.waitUntilExit()
+        let outcome = FeedsimProcess.outcome(process, outPath, errPath)
+        #expect(outcome.status == 143 && !outcome.signalled, "\(outcome.stderr)")
+        #expect(outcome.stdout.contains("(stopped early by SIGINT or SIGTERM)"), "\(outcome.stdout)")
+        #expect(outcome.stderrLines.last == "feedsim load: interrupted by SIGTERM: the summary and report cover the run so far", "\(outcome.stderr)")
+        let report = try json(try String(contentsOfFile: reportPath, encoding: .utf8))
+        #expect(report["stopped_early"] as? Bool == true)
+        let inserts = ((report["latency"] as? [String: Any])?["insert"] as? [String: Any])?["count"] as? Int ?? 0
+        #expect(inserts > 0, "the writer wrote before the signal: \(report["latency"] ?? "no latency")")
+        let stats = try feedsim.run(["stats", "--db", db, "--json"])
+        let feeds = try #require(try json(stats.stdout)["feeds"] as? [[String: Any]])
+        #expect(feeds.first?["items"] as? Int == 300, "the 300 seeded items, the writers' deleted: \(stats.stdout)")
     }
 
     /// Sweep on SIGINT: no new replay starts, the running one finishes, stderr says how many

@@ -112,17 +112,17 @@ public final class HTTPClient {
         if let caFile = tls.caFile, !FileManager.default.isReadableFile(atPath: caFile) {
             throw HTTPClientError("--cacert \(caFile): no such readable file")
         }
+        // Checked before anything is allocated: once every stored property is set, a throw runs
+        // `deinit`, which frees the handle and the list (freeing them here too was a double free).
+        for line in headers where !line.contains(":") || line.contains("\n") || line.contains("\r") {
+            throw HTTPClientError("--header '\(line)': expected 'Name: value' on one line")
+        }
         guard let handle = curl_easy_init() else { throw HTTPClientError("libcurl could not create a handle") }
         self.handle = handle
         self.headers = headers
         self.timeoutMs = timeoutMs
         self.tls = tls
         for line in headers + ["Accept: application/json"] {
-            guard line.contains(":"), !line.contains("\n"), !line.contains("\r") else {
-                curl_slist_free_all(headerList)
-                curl_easy_cleanup(handle)
-                throw HTTPClientError("--header '\(line)': expected 'Name: value' on one line")
-            }
             headerList = curl_slist_append(headerList, line)
         }
     }

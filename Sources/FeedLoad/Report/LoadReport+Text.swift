@@ -33,7 +33,7 @@ extension LoadReport {
         let early =
             if let aborted {
                 " (aborted by --abort-on-fail: \(aborted.threshold) breached at \(Self.fixed(aborted.atS, 1)) s)"
-            } else if stoppedEarly { " (stopped early by SIGINT)" } else { "" }
+            } else if stoppedEarly { " (stopped early by SIGINT or SIGTERM)" } else { "" }
         lines.append("elapsed \(Self.fixed(elapsedSeconds, 2)) s" + early)
         let c = sessions
         lines.append(

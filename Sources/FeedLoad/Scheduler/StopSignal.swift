@@ -2,10 +2,12 @@ import Dispatch
 import Foundation
 import Synchronization
 
-/// A flag that asks a running load to stop early; set from any thread or from a SIGINT handler.
+/// A flag that asks a running load to stop early; set from any thread or from a SIGINT or SIGTERM handler.
 public final class StopSignal: Sendable {
     private let flag = Atomic<Bool>(false)
-    /// The SIGINT source, kept alive for the life of this signal.
+    /// The signal that set the flag (`SIGINT`, `SIGTERM`), 0 when none did.
+    private let received = Atomic<Int32>(0)
+    /// The signal sources, kept alive for the life of this signal.
     private let sources = Mutex<[SignalSourceHolder]>([])
 
     public init() {}
@@ -13,20 +15,32 @@ public final class StopSignal: Sendable {
     /// Whether a stop was requested.
     public var isSet: Bool { flag.load(ordering: .acquiring) }
 
+    /// The signal that asked for the stop (`SIGINT` or `SIGTERM`), `nil` when none did (``set()``
+    /// from code, or no stop at all).
+    public var signal: Int32? {
+        let number = received.load(ordering: .acquiring)
+        return number == 0 ? nil : number
+    }
+
     /// Requests a stop.
     public func set() { flag.store(true, ordering: .releasing) }
 
-    /// Makes SIGINT (Ctrl-C) set this flag instead of killing the process, so the run ends and
-    /// still prints its report. A second SIGINT after the flag is set exits with status 130.
+    /// Makes SIGINT (Ctrl-C) and SIGTERM (what `kill`, systemd and Kubernetes send) set this flag
+    /// instead of killing the process, as k6 does, so the run ends, cleans up and still prints its
+    /// report. A second signal after the flag is set exits at once with status 128 + its number
+    /// (130, 143), skipping that clean-up.
     public func installInterruptHandler() {
-        signal(SIGINT, SIG_IGN)  // the dispatch source sees the signal only when the default action is off
-        let source = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
-        source.setEventHandler { [self] in
-            if isSet { exit(130) }
-            set()
+        for number in [SIGINT, SIGTERM] {
+            Foundation.signal(number, SIG_IGN)  // the dispatch source sees the signal only when the default action is off
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler { [self] in
+                if isSet { exit(128 + number) }
+                _ = received.compareExchange(expected: 0, desired: number, ordering: .acquiringAndReleasing)
+                set()
+            }
+            source.resume()
+            sources.withLock { $0.append(SignalSourceHolder(source: source)) }
         }
-        source.resume()
-        sources.withLock { $0.append(SignalSourceHolder(source: source)) }
     }
 }
 

@@ -127,10 +127,13 @@ let loadCommand = Command(
         print(arguments.flag("--json") ? try report.json() : report.text, terminator: arguments.flag("--json") ? "\n" : "")
         if !arguments.flag("--json"), let source = report.source { print(source.textLines.joined(separator: "\n")) }
         if let line = report.iterationsLine { printError("feedsim load: " + line) }
-        // Ctrl-C (k6's way): the run ended early, the summary and --report above cover it; exit 130.
+        // Ctrl-C or SIGTERM (k6's way): the run ended early, the summary and --report above cover
+        // it; exit 128 + the signal (130, 143).
         if report.stoppedEarly, report.aborted == nil, stop.isSet {
-            printError("feedsim load: interrupted by SIGINT: the summary and report cover the run so far")
-            return 130
+            let number = stop.signal ?? SIGINT
+            printError(
+                "feedsim load: interrupted by \(number == SIGTERM ? "SIGTERM" : "SIGINT"): the summary and report cover the run so far")
+            return 128 + number
         }
         let (status, warning) = LoadCommandSupport.outcome(of: report)
         if let warning { printError("feedsim load: " + warning) }

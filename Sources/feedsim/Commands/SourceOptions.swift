@@ -60,8 +60,9 @@ enum SourceOptions {
         }
     }
 
-    /// Usage checks of `--source` and `--convention` values, before anything is read: an URL whose
-    /// scheme is not http or https, a convention that is neither a preset nor an existing file.
+    /// Usage checks of `--source`, `--header` and `--convention` values, before anything is read: an
+    /// URL whose scheme is not http or https, a header line without a colon or with a line break, a
+    /// convention that is neither a preset nor an existing file.
     /// - Throws: ``UsageError`` (exit 64), with "did you mean" for a near scheme or preset name.
     static func checkValues(_ arguments: ParsedArguments) throws {
         if let source = arguments.value("--source") {
@@ -71,6 +72,9 @@ enum SourceOptions {
                     .map { " (did you mean '\($0)://'?)" } ?? ""
                 throw UsageError.badValue("--source", "expected an http:// or https:// URL, got '\(source)'\(near)")
             }
+        }
+        for line in arguments.all("--header") where !line.contains(":") || line.contains("\n") || line.contains("\r") {
+            throw UsageError.badValue("--header", "expected 'Name: value' on one line, got '\(line)'")
         }
         if let name = arguments.value("--convention"), Convention.preset(named: name) == nil,
             !FileManager.default.fileExists(atPath: name)
