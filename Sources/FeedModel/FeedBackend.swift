@@ -1,3 +1,18 @@
+/// An error after which a backend cannot answer correctly again, however often it is asked: a
+/// damaged or unreadable database file (SQLite's `SQLITE_CORRUPT`, `SQLITE_NOTADB`,
+/// `SQLITE_IOERR`). A replay stops on it with the error, instead of counting it among the feed's
+/// failures and retrying as it does for an HTTP 500, a timeout or a busy database: a broken file
+/// passed off as a flaky server would give figures that describe nothing.
+public protocol PermanentBackendFailure: Error {
+    /// Whether this error is one of those (an error type may hold both kinds).
+    var isPermanent: Bool { get }
+}
+
+extension Error {
+    /// Whether the error is a ``PermanentBackendFailure`` that says it is permanent.
+    public var isPermanentBackendFailure: Bool { (self as? any PermanentBackendFailure)?.isPermanent ?? false }
+}
+
 /// An item to write: everything but the feed, with an optional id (`nil`: the backend assigns the next one).
 public struct NewItem: Hashable, Sendable, Codable {
     public var id: Int64?

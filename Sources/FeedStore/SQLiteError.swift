@@ -41,12 +41,16 @@ public struct SQLiteError: Error, CustomStringConvertible, Sendable {
     /// `SQLITE_CORRUPT`: the file is a damaged SQLite database.
     public var isCorrupt: Bool { code == ResultCode.corrupt.rawValue }
 
+    /// `SQLITE_IOERR`: the operating system could not read or write the file.
+    public var isIOError: Bool { code == ResultCode.ioError.rawValue }
+
     /// The name of the primary result code (`"SQLITE_BUSY"`), for reports that group errors by code.
     public var codeName: String { ResultCode(rawValue: code & 0xFF).name }
 
     public var description: String {
         var text = "\(path): SQLite error \(code) (extended \(extendedCode)): \(message)"
-        if let sql { text += " [SQL: \(sql)]" }
+        // One line, as every error FeedSim prints: the statement's line breaks become spaces.
+        if let sql { text += " [SQL: \(sql.split(whereSeparator: \.isNewline).joined(separator: " "))]" }
         return text
     }
 
@@ -76,6 +80,7 @@ public struct ResultCode: RawRepresentable, Hashable, Sendable, CustomStringConv
     public static let busy = ResultCode(SQLITE_BUSY)
     public static let locked = ResultCode(SQLITE_LOCKED)
     public static let corrupt = ResultCode(SQLITE_CORRUPT)
+    public static let ioError = ResultCode(SQLITE_IOERR)
     public static let constraint = ResultCode(SQLITE_CONSTRAINT)
     public static let notADatabase = ResultCode(SQLITE_NOTADB)
     /// `SQLITE_CONSTRAINT_PRIMARYKEY`, an extended code.
@@ -99,3 +104,19 @@ public struct ResultCode: RawRepresentable, Hashable, Sendable, CustomStringConv
 }
 
 extension SQLiteError: NamedErrorCode {}
+
+extension SQLiteError: PermanentBackendFailure {
+    /// A damaged file (`SQLITE_CORRUPT`), not a database (`SQLITE_NOTADB`), or an I/O error
+    /// (`SQLITE_IOERR`): no retry reads it right. Busy and constraint errors are not permanent.
+    public var isPermanent: Bool { isCorrupt || isNotADatabase || isIOError }
+}
+
+extension StoreError: PermanentBackendFailure {
+    /// ``corrupt(path:message:)`` and ``notADatabase(path:)``.
+    public var isPermanent: Bool {
+        switch self {
+        case .corrupt, .notADatabase: true
+        default: false
+        }
+    }
+}

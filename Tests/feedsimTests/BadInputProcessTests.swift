@@ -336,6 +336,21 @@ struct BadInputProcessTests {
         #expect(try ItemStore.openReadOnly(path: db).feedID(named: "more") == nil)
     }
 
+    /// An import that fails into a database it created leaves no file, as a failed seed does: it
+    /// said "nothing imported" and left a 20 KB database with the schema and no feed.
+    @Test func aFailedImportIntoANewDatabaseLeavesNoFile() throws {
+        let items = path("twice.jsonl")
+        let line = #"{"id":7,"published_at":1000,"kind":"photo","width":100,"height":100}"#
+        try [line, line].joined(separator: "\n").write(toFile: items, atomically: true, encoding: .utf8)
+        let db = path("new.sqlite")
+        let outcome = try feedsim.run(["import", "--db", db, "--feed", "home", items])
+        #expect(outcome.status == 1, "\(outcome.stderr)")
+        #expect(outcome.stderrLines.count == 1 && outcome.stderr.contains("item id 7 is twice in the file"), "\(outcome.stderr)")
+        for file in [db, db + "-wal", db + "-shm", db + "-journal"] {
+            #expect(!FileManager.default.fileExists(atPath: file), "\(file) left behind")
+        }
+    }
+
     @Test(arguments: [SIGINT, SIGKILL])
     func keptInsertsAreAllOrNothingWhenAReplayIsStopped(signal: Int32) throws {
         let db = try seeded(count: 500)

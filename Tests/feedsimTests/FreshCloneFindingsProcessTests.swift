@@ -36,6 +36,13 @@ struct FreshCloneFindingsProcessTests {
          "feedsim replay: --header: expected 'Name: value' on one line, got 'X-A; v'"),
         (["load", "--source", "http://127.0.0.1:1", "--header", " ", "--duration", "1"],
          "feedsim load: --header: expected 'Name: value' on one line, got ' '"),
+        // Was exit 1 at bind; and exit 1 naming the controller's field `maxLoadedItems`.
+        (["serve", "--db", "none.sqlite", "--listen", "999.0.0.1:80"],
+         "feedsim serve: --listen: expected a numeric IPv4 or IPv6 address or localhost, got '999.0.0.1'"),
+        (["replay", "--db", "none.sqlite", "--trace", "none.jsonl", "--page-size", "10000", "--max-loaded", "1"],
+         "feedsim replay: --max-loaded: 1 must hold an Init plus one page (≥ 40000 = (--initial-pages + 1) × --page-size)"),
+        (["replay", "--db", "none.sqlite", "--trace", "none.jsonl", "--max-loaded", "90", "--prefetch", "items:40"],
+         "feedsim replay: --max-loaded: 90 must be ≥ --page-size + 2 × --prefetch (100), as Paging 3 requires"),
     ])
     func aBadOptionValueIsAUsageErrorWithExit64(arguments: [String], message: String) throws {
         let outcome = try feedsim.run(arguments)
@@ -53,6 +60,47 @@ struct FreshCloneFindingsProcessTests {
             shell: "export FEEDSIM_TEST_HEADER='no colon here';")
         #expect(outcome.status == 1, "\(outcome.stderr)")
         #expect(outcome.stderrLines == ["feedsim page: --header 'no colon here': expected 'Name: value' on one line"])
+    }
+
+    // MARK: 4. Outputs checked before the run
+
+    /// An output that cannot be written is refused before the run, with nothing written: it was
+    /// found only after the run, when `--report` (or `--csv`) was already written and the load's
+    /// whole run spent.
+    @Test func anUnwritableOutputIsRefusedBeforeTheRunAndNothingIsWritten() throws {
+        let db = path("feed.sqlite")
+        #expect(try feedsim.run(["seed", "--db", db, "--preset", "mixed", "--count", "200", "--seed", "1"]).status == 0)
+        let trace = path("t.jsonl")
+        #expect(try feedsim.run(["trace", "synth", "--model", "reader", "--duration", "2", "--seed", "1", "-o", trace]).status == 0)
+        let missing = path("no-such-dir")
+        for (arguments, option) in [
+            (["replay", "--db", db, "--trace", trace, "--report", path("r.json"), "--html", "\(missing)/x.html"], "--html"),
+            (["replay", "--db", db, "--trace", trace, "--report", path("r.json"), "--perfetto", "\(missing)/x.json"], "--perfetto"),
+            (["replay", "--db", db, "--trace", trace, "--report", path("r.json"), "--timeline", "\(missing)/x.csv"], "--timeline"),
+            (["load", "--db", db, "--duration", "60", "--report", path("r.json"), "--html", "\(missing)/x.html"], "--html"),
+            (["sweep", "--db", db, "--trace", trace, "--vary", "page-size=10,20", "--csv", path("s.csv"), "--html", "\(missing)/s.html"], "--html"),
+        ] {
+            let started = Date()
+            let outcome = try feedsim.run(arguments)
+            let file = "\(missing)/\(arguments.last!.split(separator: "/").last!)"
+            #expect(outcome.status == 1, "\(arguments) \(outcome.stderr)")
+            #expect(outcome.stderrLines == ["feedsim \(arguments[0]): \(option) \(file): no directory \(missing)"], "\(arguments)")
+            #expect(outcome.stdout.isEmpty, "\(arguments)")
+            #expect(!FileManager.default.fileExists(atPath: path("r.json")) && !FileManager.default.fileExists(atPath: path("s.csv")))
+            #expect(Date().timeIntervalSince(started) < 30, "refused before the 60-s load ran")
+        }
+    }
+
+    /// A sweep's option varied twice is a usage error: it printed a second column that won and
+    /// rows repeating each other, all on the frontier.
+    @Test func anOptionVariedTwiceInASweepIsAUsageError() throws {
+        let outcome = try feedsim.run([
+            "sweep", "--db", path("none.sqlite"), "--trace", path("none.jsonl"), "--vary", "page-size=10,20", "--vary", "page-size=30",
+        ])
+        #expect(outcome.status == 64, "\(outcome.stderr)")
+        #expect(outcome.stderrLines == [
+            "feedsim sweep: --vary: 'page-size' is varied twice; give all its values in one --vary (e.g. 'page-size=a,b,c')"
+        ])
     }
 
     // MARK: 5. A directory given as --db

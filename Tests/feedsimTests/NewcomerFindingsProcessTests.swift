@@ -179,6 +179,54 @@ struct NewcomerFindingsProcessTests {
         #expect(feeds.first?["items"] as? Int == 300, "the 300 seeded items, the writers' deleted: \(stats.stdout)")
     }
 
+    /// `python3` on the PATH, or `nil`.
+    static let python: String? = {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        return path.split(separator: ":").map { "\($0)/python3" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+    }()
+
+    /// A database damaged inside its item pages (the newest pages readable, so the replay starts)
+    /// stops the replay with SQLite's error on one line, exit 1; it was counted as the feed's
+    /// simulated failures ("a load gave up after its retries") and the replay exited 0. The
+    /// damage: every leaf page of the `items` table but the 20 newest overwritten with 0xFF,
+    /// found with SQLite's `dbstat` table through Python's `sqlite3` module.
+    @Test(.enabled(if: Self.python != nil, "python3 not found on PATH: this test damages the file with it"))
+    func aReplayOverADamagedDatabaseStopsWithSQLitesErrorAndExit1() throws {
+        let db = path("damaged.sqlite")
+        #expect(try feedsim.run(["seed", "--db", db, "--preset", "photos", "--count", "3000", "--seed", "1"]).status == 0)
+        let script = """
+            import sqlite3, sys
+            c = sqlite3.connect(sys.argv[1])
+            leaves = [r[0] for r in c.execute("select pageno from dbstat where name='items' and pagetype='leaf' order by pageno")]
+            size = c.execute('pragma page_size').fetchone()[0]
+            c.close()
+            with open(sys.argv[1], 'r+b') as f:
+                for page in leaves[:-20]:
+                    f.seek((page - 1) * size)
+                    f.write(b'\\xff' * size)
+            print(len(leaves) - 20)
+            """
+        let damage = Process()
+        damage.executableURL = URL(fileURLWithPath: try #require(Self.python))
+        damage.arguments = ["-c", script, db]
+        let pipe = Pipe()
+        damage.standardOutput = pipe
+        try damage.run()
+        damage.waitUntilExit()
+        let damaged = Int(String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+        #expect(damage.terminationStatus == 0 && damaged > 50, "\(damaged) leaf pages damaged")
+        let trace = path("flinger.jsonl")
+        #expect(try feedsim.run(["trace", "synth", "--model", "flinger", "--duration", "60", "--seed", "1", "-o", trace]).status == 0)
+        let outcome = try feedsim.run(["replay", "--db", db, "--trace", trace, "--layout", "grid"])
+        #expect(outcome.status == 1, "\(outcome.stdout)\n\(outcome.stderr)")
+        #expect(outcome.stdout.isEmpty, "no summary of a replay that read a broken file")
+        #expect(outcome.stderrLines.count == 1, "\(outcome.stderr)")
+        #expect(
+            outcome.stderrLines.first?.hasPrefix(
+                "feedsim replay: \(db): SQLite error 11 (extended 11): database disk image is malformed [SQL: SELECT ") == true,
+            "\(outcome.stderr)")
+    }
+
     /// Sweep on SIGINT: no new replay starts, the running one finishes, stderr says how many
     /// combinations finished, and no output file is written (half a sweep is no frontier).
     @Test func sigintDuringSweepSaysHowManyCombinationsFinishedAndWritesNothing() throws {

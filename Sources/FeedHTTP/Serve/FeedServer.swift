@@ -250,6 +250,8 @@ public final class FeedServer: @unchecked Sendable {  // mutable state is behind
             state.prepared = try FeedAPI.respond(to: request, catalog: catalog)
         } catch {
             state.prepared = .error(500, code: "backend_error", "the backend failed: \(error)")
+            // The operator sees it too, not only the client (a corrupt database answered 500s silently).
+            FileHandle.standardError.write(Data("feedsim serve: \(state.method) \(path): the backend failed: \(error)\n".utf8))
         }
         return plan
     }

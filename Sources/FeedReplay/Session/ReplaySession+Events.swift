@@ -167,6 +167,7 @@ extension ReplaySession {
                 let page = try backend.page(request)
                 queue.push(.page(request, .success(page)), at: now + backend.lastCallMilliseconds + latency)
             } catch {
+                if error.isPermanentBackendFailure, permanentFailure == nil { permanentFailure = error }
                 queue.push(.page(request, .failure("\(error)")), at: now + backend.lastCallMilliseconds + latency)
             }
         }
@@ -210,6 +211,7 @@ extension ReplaySession {
                     queue.push(
                         .rows(fetchID: fetch.id, ids: fetch.itemIDs, batch), at: now + backend.lastCallMilliseconds + delay)
                 } catch {
+                    if error.isPermanentBackendFailure, permanentFailure == nil { permanentFailure = error }
                     queue.push(.rowsFailed(fetchID: fetch.id, ids: fetch.itemIDs), at: now + backend.lastCallMilliseconds + delay)
                 }
             }

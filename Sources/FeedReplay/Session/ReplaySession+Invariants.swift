@@ -55,6 +55,7 @@ extension ReplaySession {
                         + (missing.isEmpty ? "" : "; missing \(Array(missing))"))
             }
         } catch {
+            if error.isPermanentBackendFailure, permanentFailure == nil { permanentFailure = error }
             violation("ground_truth_error", "\(error)")
         }
     }

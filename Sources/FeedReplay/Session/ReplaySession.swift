@@ -53,6 +53,9 @@ public final class ReplaySession {
     var quietSample: FrameSample?
     /// Frames jumped over by idle skipping (counted in the report's `frames` all the same).
     public private(set) var framesSkipped = 0
+    /// The first ``FeedModel/PermanentBackendFailure`` a page or row call threw (a corrupt
+    /// database file): the frame that met it ends the replay by throwing it.
+    var permanentFailure: (any Error)?
 
     // Report state.
     var violations: [ReplayReport.Violation] = []
@@ -165,7 +168,8 @@ public final class ReplaySession {
     var framePeriod: Double { 1000 / trace.header.refreshRate }
 
     /// Runs the whole trace and returns the report (and the timeline CSV when asked).
-    /// - Throws: errors of the backend other than simulated faults (a broken store stops the replay).
+    /// - Throws: errors of the backend other than simulated faults (a broken store stops the
+    ///   replay: a ``FeedModel/PermanentBackendFailure`` from any page or row call).
     public func run() throws -> ReplayResult {
         while try advanceFrame(skippingIdle: options.skipsIdleFrames) {}
         return result
@@ -174,7 +178,9 @@ public final class ReplaySession {
     /// Simulates the next frame; returns `false` once the session is over (the trace ended and
     /// nothing moves or loads any more, or `settleMs` passed). Callers that pace a session against
     /// the wall clock (the load tester) step it with this and read ``nextFrameTime``.
-    /// - Throws: errors of the backend other than simulated faults.
+    /// - Throws: errors of the backend other than simulated faults: a
+    ///   ``FeedModel/PermanentBackendFailure`` (a corrupt database) from any page or row call,
+    ///   which would otherwise count as one of the feed's failures.
     public func advanceFrame() throws -> Bool {
         try advanceFrame(skippingIdle: false)
     }
@@ -207,6 +213,7 @@ public final class ReplaySession {
         reportViewport(fromVirtualizer: true)
         issueRowFetches(update.rowFetches)
         let sample = record(update)
+        if let permanentFailure { throw permanentFailure }
         frame += 1
         // After the last event: keep stepping while a fling, bounce or page load is still
         // under way, for at most `settleMs`.

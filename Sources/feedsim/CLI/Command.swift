@@ -57,6 +57,23 @@ func writeOutput(_ data: Data, to path: String, option: String) throws {
     try writeOutput(to: path, option: option) { try $0.write(data) }
 }
 
+/// Checks, before a long run, that each output option's file can be written (its directory
+/// exists and takes a new file, the path is not a directory), by opening an ``AtomicFileWriter``
+/// for it and abandoning it: nothing is left behind and an existing file is not touched. A typo in
+/// `--html` no longer costs a whole load run that then ends in exit 1.
+/// - Throws: ``CommandFailure`` naming the option and the path, as the write itself would.
+func checkOutputPaths(_ arguments: ParsedArguments, options: [String]) throws {
+    for option in options {
+        for path in arguments.all(option) {
+            do {
+                try AtomicFileWriter(path: path).abandon()
+            } catch {
+                throw CommandFailure("\(option) \(error.path): \(error.reason)")
+            }
+        }
+    }
+}
+
 /// Streams an output file through ``AtomicFileWriter``: `body` writes, then the file is committed;
 /// if `body` throws, the temporary is removed and the target left as it was.
 /// - Throws: ``CommandFailure`` for a write error; `body`'s own errors unchanged.

@@ -1,3 +1,4 @@
+import FeedModel
 import FeedPostgres
 import FeedStore
 import Foundation
@@ -44,33 +45,43 @@ let importCommand = Command(
         }
         // Parse everything before opening the database: a bad row writes nothing.
         let items = try ItemImporter.read(URL(fileURLWithPath: file), format: format)
-        let database = try FeedDatabase.open(path, for: .create)
-        let began = ContinuousClock.now
-        func duplicate(_ id: Int64) -> CommandFailure {
-            let positions = items.indices.filter { items[$0].id == id }
-            let index = positions.first.map { ", item \($0 + 1) of the file" } ?? ""
-            let where_ = positions.count > 1 ? "twice in the file" : "already in \(database.name)"
-            return CommandFailure(
-                "\(file)\(index): field 'id': item id \(id) is \(where_) (ids are unique across feeds); nothing imported")
+        return try removingCreatedDatabaseOnFailure(path) {
+            try importItems(items, from: file, into: path, feedName: feedName)
         }
-        do {
-            switch database {
-            case .sqlite(let store):
-                try store.insert(items: items, feedNamed: feedName, shouldStop: Interruption.shared.shouldStop)
-            case .postgres(let store):
-                try FeedDatabase.interruptible {
-                    try store.importItems(items, feedNamed: feedName, shouldStop: Interruption.shared.shouldStop)
-                }
-            }
-        } catch StoreError.duplicateID(let id) {
-            throw duplicate(id)
-        } catch PostgresStoreError.duplicateID(let id) {
-            throw duplicate(id)
-        }
-        let seconds = StoreCommandSupport.seconds(since: began)
-        print(
-            "imported \(items.count) items from \(file) into feed '\(feedName)' of \(database.name) in "
-                + String(format: "%.2f s", seconds))
-        return 0
     }
 )
+
+/// Imports `items` (read from `file`) into `feedName` of the database at `path`, in one
+/// transaction, and prints the rate; the store is closed when this returns.
+/// - Throws: ``CommandFailure`` for an id that exists already or is in the file twice; what
+///   opening or inserting throws (``StoreError/interrupted`` on SIGINT or SIGTERM).
+private func importItems(_ items: [NewItem], from file: String, into path: String, feedName: String) throws -> Int32 {
+    let database = try FeedDatabase.open(path, for: .create)
+    let began = ContinuousClock.now
+    func duplicate(_ id: Int64) -> CommandFailure {
+        let positions = items.indices.filter { items[$0].id == id }
+        let index = positions.first.map { ", item \($0 + 1) of the file" } ?? ""
+        let where_ = positions.count > 1 ? "twice in the file" : "already in \(database.name)"
+        return CommandFailure(
+            "\(file)\(index): field 'id': item id \(id) is \(where_) (ids are unique across feeds); nothing imported")
+    }
+    do {
+        switch database {
+        case .sqlite(let store):
+            try store.insert(items: items, feedNamed: feedName, shouldStop: Interruption.shared.shouldStop)
+        case .postgres(let store):
+            try FeedDatabase.interruptible {
+                try store.importItems(items, feedNamed: feedName, shouldStop: Interruption.shared.shouldStop)
+            }
+        }
+    } catch StoreError.duplicateID(let id) {
+        throw duplicate(id)
+    } catch PostgresStoreError.duplicateID(let id) {
+        throw duplicate(id)
+    }
+    let seconds = StoreCommandSupport.seconds(since: began)
+    print(
+        "imported \(items.count) items from \(file) into feed '\(feedName)' of \(database.name) in "
+            + String(format: "%.2f s", seconds))
+    return 0
+}

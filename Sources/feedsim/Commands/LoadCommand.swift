@@ -105,6 +105,7 @@ let loadCommand = Command(
         stop.installInterruptHandler()
         let configuration = try LoadCommandSupport.configuration(arguments)
         let convention = try LoadSource.check(arguments, writers: configuration.writers, writeMix: configuration.writeMix)
+        try checkOutputPaths(arguments, options: ["--report", "--html"])
         var http: HTTPSourceConnector?
         let runner = try LoadRunner(configuration: configuration, stop: stop) { configuration in
             guard let convention else { return try openLoadBackend(configuration) }
@@ -143,8 +144,10 @@ let loadCommand = Command(
 
 enum LoadCommandSupport {
     /// The exit status of a finished load and the line for stderr: 1 when no page was ever served
-    /// (the sessions could not read the store: e.g. another process's exclusive lock), a warning
-    /// when some queries failed, 99 when a threshold was breached (k6's code), 2 for violations, else 0.
+    /// (the sessions could not read the store: e.g. another process's exclusive lock) or when a
+    /// query found the database damaged (`SQLITE_CORRUPT`, `SQLITE_NOTADB`, `SQLITE_IOERR`), a
+    /// warning when some queries failed, 99 when a threshold was breached (k6's code), 2 for
+    /// violations, else 0.
     static func outcome(of report: LoadReport) -> (status: Int32, stderr: String?) {
         let codes = report.errors.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
         if report.pages == 0 {
@@ -153,6 +156,15 @@ enum LoadCommandSupport {
                 "no page was served: the sessions could not read \(report.settings.db)"
                     + (codes.isEmpty ? "" : " (\(codes))")
                     + (report.errors["SQLITE_BUSY"] != nil ? "; another process holds a lock on it" : "")
+            )
+        }
+        // A damaged database answers wrongly or not at all: its figures describe nothing (exit 1).
+        let damaged = ["SQLITE_CORRUPT", "SQLITE_NOTADB", "SQLITE_IOERR"].filter { report.errors[$0] != nil }
+        if !damaged.isEmpty {
+            return (
+                1,
+                "\(report.settings.db) is damaged (\(codes)): the figures do not describe the store; "
+                    + "check it with sqlite3's PRAGMA integrity_check"
             )
         }
         let warning = codes.isEmpty ? nil : "some queries failed (\(codes)); see errors in the report"

@@ -41,6 +41,7 @@ let replayCommand = Command(
         try SourceOptions.checkValues(arguments)  // usage (exit 64) before the trace is read
         if !arguments.positionals.isEmpty { throw UsageError("unexpected argument '\(arguments.positionals[0])'") }
         var options = try ReplayOptionsParsing.options(from: arguments)
+        try checkOutputPaths(arguments, options: ["--report", "--timeline", "--html", "--perfetto"])
         options.keepTimeline = arguments.value("--timeline") != nil
         let layout = try LayoutOptions.configuration(from: arguments, defaultKind: .grid)
         // A layout with a refresh view: the refresh control holds its height open while refreshing.

@@ -49,7 +49,7 @@ enum ReplayOptionsParsing {
         let controller = FeedController.Configuration(
             pageSize: pageSize, initialLoadPages: initialPages, prefetchDistance: prefetch, refreshThreshold: threshold,
             maxLoadedItems: maxLoaded)
-        do { try controller.validate() } catch { throw CommandFailure("\(error)") }
+        do { try controller.validate() } catch { throw usageError(error) }
         let rangesName = arguments.value("--ranges") ?? "uikit"
         guard var ranges = RangeConfiguration.preset(named: rangesName) else {
             throw UsageError.badValue(
@@ -72,6 +72,22 @@ enum ReplayOptionsParsing {
         } catch let error as ModelParseError {
             throw UsageError(error.description, showsUsage: false)
         }
+    }
+
+    /// A controller configuration the options gave that the controller refuses, as a usage error
+    /// (exit 64) naming the option, with the controller's field names put in the options' words
+    /// (`--max-loaded: 1 must hold an Init plus one page (≥ 40000 = (--initial-pages + 1) × --page-size)`).
+    static func usageError(_ error: FeedController.ConfigurationError) -> UsageError {
+        let options = [
+            "maxLoadedItems": "--max-loaded", "prefetchDistance": "--prefetch", "pageSize": "--page-size",
+            "initialLoadPages": "--initial-pages", "refreshThreshold": "--pull-threshold",
+        ]
+        var reason = error.reason.replacingOccurrences(
+            of: "pageSize + 2 × prefetchDistance", with: "--page-size + 2 × --prefetch")
+        if reason.hasPrefix("must hold an Init plus one page") {
+            reason = reason.replacingOccurrences(of: ")", with: " = (--initial-pages + 1) × --page-size)")
+        }
+        return UsageError.badValue(options[error.field] ?? error.field, "\(error.value) \(reason)")
     }
 
     /// Runs a model parser whose errors name the page option, naming `option` instead.

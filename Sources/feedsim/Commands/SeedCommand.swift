@@ -48,25 +48,34 @@ let seedCommand = Command(
             throw UsageError("--append and --replace exclude each other")
         }
         let mode: Seeder.Mode = arguments.flag("--append") ? .append : arguments.flag("--replace") ? .replace : .intoEmpty
-        // A SQLite file this seed creates is removed again when the seed fails or is interrupted, so
-        // "nothing was written" holds for the file too (not an empty database left behind).
-        var createdFile: String?
-        if case .sqlitePath(let file) = FeedDatabase.Target(path), !FileManager.default.fileExists(atPath: file) {
-            createdFile = file
-        }
-        do {
-            return try seedDatabase(
+        return try removingCreatedDatabaseOnFailure(path) {
+            try seedDatabase(
                 path: path, mode: mode, feedName: feedName, preset: preset, seed: seed, start: start, count: count)
-        } catch {
-            if let createdFile {
-                for file in [createdFile, createdFile + "-wal", createdFile + "-shm", createdFile + "-journal"] {
-                    try? FileManager.default.removeItem(atPath: file)
-                }
-            }
-            throw error
         }
     }
 )
+
+/// Runs `body`, which creates the database at `path` when it is a SQLite file that does not exist
+/// yet; when `body` throws (a failure, SIGINT, SIGTERM), that new file is removed again with its
+/// `-wal`, `-shm` and `-journal`, so "nothing was written" holds for the file too (not an empty
+/// database left behind). A file that existed before is left to the store's rollback.
+/// - Throws: what `body` throws.
+func removingCreatedDatabaseOnFailure<T>(_ path: String, _ body: () throws -> T) throws -> T {
+    var createdFile: String?
+    if case .sqlitePath(let file) = FeedDatabase.Target(path), !FileManager.default.fileExists(atPath: file) {
+        createdFile = file
+    }
+    do {
+        return try body()
+    } catch {
+        if let createdFile {
+            for file in [createdFile, createdFile + "-wal", createdFile + "-shm", createdFile + "-journal"] {
+                try? FileManager.default.removeItem(atPath: file)
+            }
+        }
+        throw error
+    }
+}
 
 /// Seeds `count` items into `feedName` of the database at `path` and prints the rate; the store is
 /// closed when this returns. - Throws: what opening or seeding throws.

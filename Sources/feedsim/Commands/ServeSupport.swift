@@ -126,5 +126,11 @@ func parseListen(_ text: String) throws -> (host: String, port: UInt16) {
     guard let number = UInt16(port) else {
         throw UsageError.badValue("--listen", "port must be 0...65535, got '\(port)'")
     }
+    // A numeric address, as the server binds it: `999.0.0.1` is no address (it failed at bind, exit 1).
+    var v4 = in_addr()
+    var v6 = in6_addr()
+    guard inet_pton(AF_INET, String(host), &v4) == 1 || inet_pton(AF_INET6, String(host), &v6) == 1 else {
+        throw UsageError.badValue("--listen", "expected a numeric IPv4 or IPv6 address or localhost, got '\(host)'")
+    }
     return (String(host), number)
 }

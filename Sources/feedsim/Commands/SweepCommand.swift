@@ -65,7 +65,14 @@ let sweepCommand = Command(
         if varies.isEmpty { throw UsageError("missing required option '--vary' (e.g. --vary 'page-size=20,50')") }
         let axes: [Sweep.Axis]
         do { axes = try varies.map(Sweep.Axis.parse) } catch { throw UsageError("\(error)") }
+        // One axis per option: a second `--vary page-size=…` made a second column whose values won
+        // and rows that repeated each other.
+        for (position, axis) in axes.enumerated() where axes[..<position].contains(where: { $0.option == axis.option }) {
+            throw UsageError.badValue(
+                "--vary", "'\(axis.option)' is varied twice; give all its values in one --vary (e.g. '\(axis.option)=a,b,c')")
+        }
         let plan = try SweepPlan(arguments: arguments, axes: axes)
+        try checkOutputPaths(arguments, options: ["--csv", "--html"])
         let jobs = try arguments.int("--jobs", default: ProcessInfo.processInfo.activeProcessorCount)!
         guard let cost = SweepCost(rawValue: arguments.value("--cost") ?? "requests") else {
             throw UsageError("--cost: expected requests or rows, got '\(arguments.value("--cost")!)'")
