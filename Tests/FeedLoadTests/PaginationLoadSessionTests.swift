@@ -66,6 +66,44 @@ import FeedResources
         #expect(session.walks.map(\.ids) == [Array((66...95).reversed())])
     }
 
+    /// A pooled connection keeps the casts made when it was opened (``BackendFaces``) for every
+    /// session that takes it: on SQLite, OFFSET pages and no deferred requests. Two OFFSET sessions
+    /// in turn on the pool's one connection each walk 30…1 in pages of 10: Init (30…21), then OFFSET
+    /// pages at 10 (20…11) and 20 (10…1), as a source that casts its backend afresh does.
+    @Test func sessionsTakingAPooledConnectionInTurnUseItsCastsAndWalkTheSameOffsetPages() throws {
+        let database = try TemporaryDatabase()
+        defer { database.cleanUp() }
+        let store = try ItemStore(path: database.path)
+        _ = try store.insert(items: (1...30).map(newItem), feedNamed: "home")
+        let pool = ConnectionPool(connector: try SQLiteConnector(path: database.path, feedName: "home"))
+        let connections = try pool.take()
+        #expect(connections.faces.offsetPages != nil)
+        #expect(connections.faces.deferred == nil)
+        pool.give(connections)
+        // The old path: a source that casts its backend itself, walked by hand through OFFSET pages.
+        let feed = try store.requireFeed(named: "home")
+        let fresh = TimedFeedSource(backend: try ItemStore(path: database.path).pages(feed: feed), mode: .offset)
+        let first = try fresh.newest(limit: 10)
+        let second = try fresh.after(first.items.last!.cursor, limit: 10)
+        _ = try fresh.after(second.items.last!.cursor, limit: 10)
+        #expect(fresh.walks.map(\.ids) == [Array((1...30).reversed())])
+        for index in 0..<2 {
+            let session = try PaginationLoadSession(
+                index: index, pool: pool, mode: .offset,
+                controller: FeedController.Configuration(pageSize: 10, initialLoadPages: 1), pageBudget: 10,
+                rowBatchLimit: 10, insertPreset: try Preset.named("mixed"), seed: 1)
+            let (steps, metrics) = try runToEnd(session)
+            #expect(steps == 3)
+            #expect(metrics.latency[.newest]?.count == 1)
+            #expect(metrics.latency[.offset]?.count == 2)
+            #expect(metrics.rows == 30)
+            #expect(session.walks.map(\.ids) == fresh.walks.map(\.ids))
+            #expect(metrics.consistency == ConsistencyCount())
+        }
+        let reused = try pool.take()
+        #expect(reused === connections, "the pool hands the one connection back each time")
+    }
+
     /// Sessions on one pool (so one ground-truth connection) walk the same 3 pages, 50…21: the
     /// second one's span is answered from the first one's read; a commit anywhere in the database
     /// (here into another feed) makes the third one read it again.

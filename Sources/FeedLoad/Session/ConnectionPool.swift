@@ -4,10 +4,13 @@ import Synchronization
 /// The connections a session needs: its backend (page and row queries) and its ground-truth reader.
 final class SessionConnections: @unchecked Sendable {  // used by one session at a time, handed over under the pool's lock
     let backend: any FeedBackend
+    /// `backend`'s optional protocols, cast once for every session that takes these connections.
+    let faces: BackendFaces
     let truth: any GroundTruthReader
 
     init(connector: any FeedBackendConnector, reuseUnchangedSpans: Bool) throws {
         backend = try connector.connect()
+        faces = BackendFaces(backend)
         truth = try connector.groundTruthReader(reuseUnchangedSpans: reuseUnchangedSpans)
     }
 }

@@ -99,7 +99,8 @@ public final class PaginationLoadSession: LoadSession {
             throw error
         }
         backend = TimedBackend(
-            backend: connections.backend, connector: pool.connector, mode: mode, insertPreset: insertPreset, seed: seed)
+            backend: connections.backend, faces: connections.faces, connector: pool.connector, mode: mode,
+            insertPreset: insertPreset, seed: seed)
         self.connections = connections
         deferredMode = backend.source.deferred != nil && mode == .keyset
     }

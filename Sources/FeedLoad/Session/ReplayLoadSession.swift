@@ -34,8 +34,6 @@ public final class ReplayLoadSession: LoadSession {
     private let pool: ConnectionPool
     private let connections: SessionConnections
     private let maxIDAtStart: Int64
-    /// Measures the steps' own work (always real time).
-    private let workClock = ContinuousClock()
     /// Paces the frames.
     private let clock: LoadClock
     private var paceStart: ContinuousClock.Instant?
@@ -71,8 +69,8 @@ public final class ReplayLoadSession: LoadSession {
             // The load report reads the blank mean, the time to first content and the violations alone.
             options.measures = .loadSummary
             backend = TimedBackend(
-                backend: connections.backend, connector: pool.connector, mode: mode, insertPreset: insertPreset,
-                seed: options.seed, chargesQueryTime: !clock.isVirtual)
+                backend: connections.backend, faces: connections.faces, connector: pool.connector, mode: mode,
+                insertPreset: insertPreset, seed: options.seed, chargesQueryTime: !clock.isVirtual)
             replay = try ReplaySession(
                 trace: trace, layout: try layout.makeLayout(), layoutDescription: layout.summary, backend: backend,
                 options: options, axis: layout.scrollAxis)
@@ -84,13 +82,15 @@ public final class ReplayLoadSession: LoadSession {
     }
 
     public func step(_ metrics: inout LoadMetrics) throws -> Duration? {
-        let stepStart = workClock.now
+        // The steps' own work, always in real time: a plain integer clock read, as the queries are
+        // timed (``MonotonicClock``), not `Duration` arithmetic on 128-bit attoseconds.
+        let stepStart = MonotonicClock.now()
         let start = paceStart ?? clock.now()
         paceStart = start
         var frames = 0
         defer {
             metrics.frames += frames
-            metrics.replayNanoseconds += stepStart.duration(to: workClock.now).nanoseconds
+            metrics.replayNanoseconds += MonotonicClock.since(stepStart)
             backend.flush(into: &metrics)
         }
         while frames < Self.maxFramesPerStep {

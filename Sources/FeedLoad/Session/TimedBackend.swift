@@ -33,11 +33,21 @@ public final class TimedBackend: DeferredReplayBackend {
     ///   - chargesQueryTime: `true` to deliver each answer after its query's measured time (the
     ///     wall clock's loads); `false` for answers at once, so a run on a virtual clock gives the
     ///     same figures however loaded the machine is. The queries are timed either way.
-    public init(
+    public convenience init(
         backend: any FeedBackend, connector: any FeedBackendConnector, mode: PaginationMode, insertPreset: Preset,
         seed: UInt64, chargesQueryTime: Bool = true
     ) {
-        source = TimedFeedSource(backend: backend, mode: mode)
+        self.init(
+            backend: backend, faces: BackendFaces(backend), connector: connector, mode: mode,
+            insertPreset: insertPreset, seed: seed, chargesQueryTime: chargesQueryTime)
+    }
+
+    /// The same, with `backend`'s optional protocols already cast (a pooled connection's ``BackendFaces``).
+    init(
+        backend: any FeedBackend, faces: BackendFaces, connector: any FeedBackendConnector, mode: PaginationMode,
+        insertPreset: Preset, seed: UInt64, chargesQueryTime: Bool = true
+    ) {
+        source = TimedFeedSource(backend: backend, faces: faces, mode: mode)
         self.chargesQueryTime = chargesQueryTime
         self.connector = connector
         self.insertPreset = insertPreset
