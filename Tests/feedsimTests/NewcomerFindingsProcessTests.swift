@@ -23,6 +23,21 @@ struct NewcomerFindingsProcessTests {
         return db
     }
 
+    /// Runs `feedsim arguments`, sends `signal` after `delay` seconds and waits at most `timeout`
+    /// seconds for the process to end (then kills it, and the expectation fails).
+    private func interrupted(
+        _ arguments: [String], with signal: Int32, after delay: Double, endingWithin timeout: Double
+    ) throws -> FeedsimProcess.Outcome {
+        let (process, outPath, errPath) = try feedsim.prepare(arguments)
+        try process.run()
+        Thread.sleep(forTimeInterval: delay)
+        kill(process.processIdentifier, signal)
+        #expect(FeedsimProcess.wait(seconds: timeout) { !process.isRunning }, "\(arguments[0]) ended after signal \(signal)")
+        if process.isRunning { process.terminate() }
+        process.waitUntilExit()
+        return FeedsimProcess.outcome(process, outPath, errPath)
+    }
+
     private func json(_ text: String) throws -> [String: Any] {
         try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any], "\(text)")
     }
@@ -129,18 +144,11 @@ struct NewcomerFindingsProcessTests {
     @Test func sigintDuringLoadPrintsTheSummaryWritesTheReportAndExits130() throws {
         let db = try seeded()
         let reportPath = path("interrupted.json")
-        let (process, outPath, errPath) = try feedsim.prepare([
+        let sent = Date().addingTimeInterval(1.5)
+        let outcome = try interrupted([
             "load", "--db", db, "--sessions", "2", "--workers", "2", "--duration", "120", "--trace-duration", "60",
             "--report", reportPath,
-        ])
-        try process.run()
-        Thread.sleep(forTimeInterval: 1.5)
-        let sent = Date()
-        kill(process.processIdentifier, SIGINT)
-        #expect(FeedsimProcess.wait(seconds: 30) { !process.isRunning }, "load ended after SIGINT")
-        if process.isRunning { process.terminate() }
-        process.waitUntilExit()
-        let outcome = FeedsimProcess.outcome(process, outPath, errPath)
+        ], with: SIGINT, after: 1.5, endingWithin: 30)
         #expect(Date().timeIntervalSince(sent) < 20, "the running sessions ended promptly")
         #expect(outcome.status == 130 && !outcome.signalled, "\(outcome.stderr)")
         #expect(outcome.stdout.contains("(stopped early by SIGINT or SIGTERM)"), "\(outcome.stdout)")
@@ -156,17 +164,10 @@ struct NewcomerFindingsProcessTests {
     @Test func sigtermDuringLoadWithWritersCleansUpPrintsTheSummaryAndExits143() throws {
         let db = try seeded()
         let reportPath = path("terminated.json")
-        let (process, outPath, errPath) = try feedsim.prepare([
+        let outcome = try interrupted([
             "load", "--db", db, "--sessions", "2", "--workers", "2", "--duration", "120", "--trace-duration", "60",
             "--writers", "1", "--write-rate", "50", "--report", reportPath,
-        ])
-        try process.run()
-        Thread.sleep(forTimeInterval: 1.5)
-        kill(process.processIdentifier, SIGTERM)
-        #expect(FeedsimProcess.wait(seconds: 30) { !process.isRunning }, "load ended after SIGTERM")
-        if process.isRunning { process.terminate() }
-        process.waitUntilExit()
-        let outcome = FeedsimProcess.outcome(process, outPath, errPath)
+        ], with: SIGTERM, after: 1.5, endingWithin: 30)
         #expect(outcome.status == 143 && !outcome.signalled, "\(outcome.stderr)")
         #expect(outcome.stdout.contains("(stopped early by SIGINT or SIGTERM)"), "\(outcome.stdout)")
         #expect(outcome.stderrLines.last == "feedsim load: interrupted by SIGTERM: the summary and report cover the run so far", "\(outcome.stderr)")
@@ -236,16 +237,9 @@ struct NewcomerFindingsProcessTests {
         #expect(synth.status == 0, "\(synth.stderr)")
         let csv = path("sweep.csv")
         let sizes = (1...40).map { String(10 + $0) }.joined(separator: ",")
-        let (process, outPath, errPath) = try feedsim.prepare([
+        let outcome = try interrupted([
             "sweep", "--db", db, "--trace", trace, "--vary", "page-size=" + sizes, "--jobs", "1", "--csv", csv,
-        ])
-        try process.run()
-        Thread.sleep(forTimeInterval: 3)
-        kill(process.processIdentifier, SIGINT)
-        #expect(FeedsimProcess.wait(seconds: 60) { !process.isRunning }, "sweep ended after SIGINT")
-        if process.isRunning { process.terminate() }
-        process.waitUntilExit()
-        let outcome = FeedsimProcess.outcome(process, outPath, errPath)
+        ], with: SIGINT, after: 3, endingWithin: 60)
         #expect(outcome.status == 130 && !outcome.signalled, "\(outcome.stderr)")
         let line = try #require(outcome.stderrLines.last, "\(outcome.stderr)")
         #expect(line.hasPrefix("feedsim sweep: interrupted by SIGINT: "), "\(line)")
