@@ -82,7 +82,8 @@ public final class SessionScheduler: Sendable {
     /// Runs the load on `workers` threads and returns when all have stopped.
     ///
     /// When a worker thread cannot be started (``SchedulerResult/startFailure``), the run is
-    /// stopped at once: the workers already started end, and none is waited for that never ran.
+    /// stopped at once: the workers already started end without running a session (none starts
+    /// one before every thread is launched), and none is waited for that never ran.
     /// - Returns: counts of sessions and the metrics merged across workers.
     public func run() -> SchedulerResult {
         let start = clock.now()
@@ -91,6 +92,12 @@ public final class SessionScheduler: Sendable {
             $0.start(model: model, share: share, at: start, deadline: start.advanced(by: duration), stages: stages)
         }
         let group = DispatchGroup()
+        // No worker starts its sessions before every thread is launched: when one cannot start
+        // (address space or thread limit), the others have allocated nothing yet and end at once,
+        // instead of running sessions in what memory is left (a started worker once aborted in
+        // malloc under `ulimit -v` before the start failure could be reported).
+        let launched = DispatchGroup()
+        launched.enter()
         clock.join(workers)
         var failure: String?
         for worker in 0..<workers {
@@ -98,7 +105,8 @@ public final class SessionScheduler: Sendable {
             // 8 MiB, as the main thread: debug-build frames reach ~11 KB and skip the 4 KiB guard page
             // unprobed, so a small stack that overflowed would corrupt a neighbour silently.
             let code = ThreadLauncher.start(stackSize: 8 << 20) { [self] in
-                workerLoop(worker)
+                launched.wait()
+                if !stop.isSet { workerLoop(worker) }
                 clock.leave()
                 group.leave()
             }
@@ -110,6 +118,7 @@ public final class SessionScheduler: Sendable {
                 break
             }
         }
+        launched.leave()
         clock.resume()
         group.wait()
         let elapsed = start.duration(to: clock.now())
