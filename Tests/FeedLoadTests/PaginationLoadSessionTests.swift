@@ -77,7 +77,8 @@ import FeedResources
         _ = try store.insert(items: (1...30).map(newItem), feedNamed: "home")
         let pool = ConnectionPool(connector: try SQLiteConnector(path: database.path, feedName: "home"))
         let connections = try pool.take()
-        #expect(connections.faces.offsetPages != nil)
+        // The cast is the connection's own backend: its OFFSET page at 10 holds items 20…11.
+        #expect(try connections.faces.offsetPages?.offsetPage(offset: 10, limit: 10).items.map(\.id) == Array((11...20).reversed()))
         #expect(connections.faces.deferred == nil)
         pool.give(connections)
         // The old path: a source that casts its backend itself, walked by hand through OFFSET pages.
