@@ -13,6 +13,13 @@ public enum JSONSyntaxCheck {
         public var reason: String
     }
 
+    /// The first problem with its line and column in the file, for messages of the form
+    /// `file:line:column: not JSON: reason` (every reader of JSON files says it so).
+    /// - Returns: `nil` when `bytes` hold one well-formed JSON object or array.
+    public static func firstProblemPosition(in bytes: [UInt8]) -> (position: TextPosition, reason: String)? {
+        firstProblem(in: bytes).map { (TextPosition(byteOffset: $0.byteOffset, in: bytes), $0.reason) }
+    }
+
     /// Containers nested deeper than this are refused (as `JSONSerialization` does).
     public static let maximumDepth = 512
 

@@ -30,9 +30,8 @@ public struct ReportMetrics: Sendable, Equatable {
         } catch {
             // Where the JSON goes wrong, as the trace readers and `import` say it.
             let bytes = [UInt8](data)
-            if let problem = JSONSyntaxCheck.firstProblem(in: bytes) {
-                let position = TextPosition(byteOffset: problem.byteOffset, in: bytes)
-                throw ReportInputError(file: "\(file):\(position.line):\(position.column)", reason: "not JSON: \(problem.reason)")
+            if let (position, reason) = JSONSyntaxCheck.firstProblemPosition(in: bytes) {
+                throw ReportInputError(file: "\(file):\(position.line):\(position.column)", reason: "not JSON: \(reason)")
             }
             throw ReportInputError(file: file, reason: "not JSON")
         }

@@ -234,9 +234,8 @@ extension Preset {
         } catch {
             // Malformed JSON: where, as the trace readers say it (JSONDecoder's own error has no position).
             let bytes = [UInt8](data)
-            if let problem = JSONSyntaxCheck.firstProblem(in: bytes) {
-                let position = TextPosition(byteOffset: problem.byteOffset, in: bytes)
-                throw PresetError(file: "\(file):\(position.line):\(position.column)", field: "", reason: "not JSON: \(problem.reason)")
+            if let (position, reason) = JSONSyntaxCheck.firstProblemPosition(in: bytes) {
+                throw PresetError(file: "\(file):\(position.line):\(position.column)", field: "", reason: "not JSON: \(reason)")
             }
             if let error = error as? DecodingError { throw PresetError(decoding: error, file: file) }
             throw PresetError(file: file, field: "", reason: "not JSON")

@@ -240,12 +240,11 @@ extension ItemImporter {
             return try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
         } catch {
             let bytes = [UInt8](data)
-            guard let problem = JSONSyntaxCheck.firstProblem(in: bytes) else {
+            guard let (position, reason) = JSONSyntaxCheck.firstProblemPosition(in: bytes) else {
                 throw ImportError(file: file, location: location ?? "", field: "", reason: "not JSON (\(error.localizedDescription))")
             }
-            let position = TextPosition(byteOffset: problem.byteOffset, in: bytes)
             let place = location.map { "\($0), column \(position.column)" } ?? "\(position)"
-            throw ImportError(file: file, location: place, field: "", reason: "not JSON: \(problem.reason)")
+            throw ImportError(file: file, location: place, field: "", reason: "not JSON: \(reason)")
         }
     }
 

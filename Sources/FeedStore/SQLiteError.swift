@@ -41,9 +41,6 @@ public struct SQLiteError: Error, CustomStringConvertible, Sendable {
     /// `SQLITE_CORRUPT`: the file is a damaged SQLite database.
     public var isCorrupt: Bool { code == ResultCode.corrupt.rawValue }
 
-    /// `SQLITE_IOERR`: the operating system could not read or write the file.
-    public var isIOError: Bool { code == ResultCode.ioError.rawValue }
-
     /// The name of the primary result code (`"SQLITE_BUSY"`), for reports that group errors by code.
     public var codeName: String { ResultCode(rawValue: code & 0xFF).name }
 
@@ -108,7 +105,11 @@ extension SQLiteError: NamedErrorCode {}
 extension SQLiteError: PermanentBackendFailure {
     /// A damaged file (`SQLITE_CORRUPT`), not a database (`SQLITE_NOTADB`), or an I/O error
     /// (`SQLITE_IOERR`): no retry reads it right. Busy and constraint errors are not permanent.
-    public var isPermanent: Bool { isCorrupt || isNotADatabase || isIOError }
+    public var isPermanent: Bool { Self.permanentCodes.contains(ResultCode(rawValue: code)) }
+
+    /// The primary codes of a permanent failure: `SQLITE_CORRUPT`, `SQLITE_NOTADB`, `SQLITE_IOERR`
+    /// (their ``ResultCode/name``s are the keys a load report counts them under).
+    public static let permanentCodes: [ResultCode] = [.corrupt, .notADatabase, .ioError]
 }
 
 extension StoreError: PermanentBackendFailure {

@@ -125,9 +125,8 @@ public struct Convention: Sendable, Codable, Equatable {
     /// ``JSONSyntaxCheck``, as the trace readers do), else the field path and what it should hold.
     private static func conventionFileError(_ error: any Error, data: Data, file: String) -> ConventionError {
         let bytes = [UInt8](data)
-        if let problem = JSONSyntaxCheck.firstProblem(in: bytes) {
-            let position = TextPosition(byteOffset: problem.byteOffset, in: bytes)
-            return ConventionError("\(file):\(position.line):\(position.column): not JSON: \(problem.reason)")
+        if let (position, reason) = JSONSyntaxCheck.firstProblemPosition(in: bytes) {
+            return ConventionError("\(file):\(position.line):\(position.column): not JSON: \(reason)")
         }
         func path(_ keys: [any CodingKey]) -> String {
             keys.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".")

@@ -114,7 +114,7 @@ public final class HTTPClient {
         }
         // Checked before anything is allocated: once every stored property is set, a throw runs
         // `deinit`, which frees the handle and the list (freeing them here too was a double free).
-        for line in headers where !line.contains(":") || line.contains("\n") || line.contains("\r") {
+        for line in headers where !Self.isHeaderLine(line) {
             throw HTTPClientError("--header '\(line)': expected 'Name: value' on one line")
         }
         guard let handle = curl_easy_init() else { throw HTTPClientError("libcurl could not create a handle") }
@@ -125,6 +125,11 @@ public final class HTTPClient {
         for line in headers + ["Accept: application/json"] {
             headerList = curl_slist_append(headerList, line)
         }
+    }
+
+    /// Whether `line` can be sent as one request header: `Name: value`, a colon and no line break.
+    public static func isHeaderLine(_ line: String) -> Bool {
+        line.contains(":") && !line.contains("\n") && !line.contains("\r")
     }
 
     deinit {

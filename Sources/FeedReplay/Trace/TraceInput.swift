@@ -59,9 +59,8 @@ enum TraceInput {
             return try JSONSerialization.jsonObject(with: data)
         } catch {
             let bytes = [UInt8](data)
-            if let problem = JSONSyntaxCheck.firstProblem(in: bytes) {
-                let position = TextPosition(byteOffset: problem.byteOffset, in: bytes)
-                throw .syntax(file: file, line: position.line, column: position.column, reason: "not JSON: \(problem.reason)")
+            if let (position, reason) = JSONSyntaxCheck.firstProblemPosition(in: bytes) {
+                throw .syntax(file: file, line: position.line, column: position.column, reason: "not JSON: \(reason)")
             }
             throw .unusable(file: file, reason: "not JSON (\(error.localizedDescription))")
         }

@@ -159,7 +159,7 @@ enum LoadCommandSupport {
             )
         }
         // A damaged database answers wrongly or not at all: its figures describe nothing (exit 1).
-        let damaged = ["SQLITE_CORRUPT", "SQLITE_NOTADB", "SQLITE_IOERR"].filter { report.errors[$0] != nil }
+        let damaged = SQLiteError.permanentCodes.filter { report.errors[$0.name] != nil }
         if !damaged.isEmpty {
             return (
                 1,

@@ -23,9 +23,8 @@ let reportMergeCommand = Command(
             }
             // Where the JSON goes wrong, as `compare` and the trace readers say it: file:line:column.
             let bytes = [UInt8](data)
-            if let problem = JSONSyntaxCheck.firstProblem(in: bytes) {
-                let position = TextPosition(byteOffset: problem.byteOffset, in: bytes)
-                throw CommandFailure("\(path):\(position.line):\(position.column): not JSON: \(problem.reason)")
+            if let (position, reason) = JSONSyntaxCheck.firstProblemPosition(in: bytes) {
+                throw CommandFailure("\(path):\(position.line):\(position.column): not JSON: \(reason)")
             }
             do {
                 return (path, try decoder.decode(LoadReport.self, from: data))

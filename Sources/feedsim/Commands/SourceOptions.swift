@@ -73,7 +73,7 @@ enum SourceOptions {
                 throw UsageError.badValue("--source", "expected an http:// or https:// URL, got '\(source)'\(near)")
             }
         }
-        for line in arguments.all("--header") where !line.contains(":") || line.contains("\n") || line.contains("\r") {
+        for line in arguments.all("--header") where !HTTPClient.isHeaderLine(line) {
             throw UsageError.badValue("--header", "expected 'Name: value' on one line, got '\(line)'")
         }
         // A value that names a file (a path, or a .json name) is read as one: missing, it is exit 1
