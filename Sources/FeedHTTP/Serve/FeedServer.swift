@@ -5,8 +5,9 @@ import Synchronization
 
 /// `feedsim serve`: any backend as the HTTP API of ``FeedAPI``, on GNU libmicrohttpd.
 ///
-/// libmicrohttpd parses HTTP (no parsing here) and runs a pool of ``Configuration/threads``
-/// worker threads, each with its own ``FeedCatalog`` (backends are one-thread-at-a-time). A
+/// libmicrohttpd parses HTTP (no parsing here) in ``Configuration/threads`` daemons of one worker
+/// thread each, each thread with its own ``FeedCatalog`` (backends are one-thread-at-a-time);
+/// ``ConnectionAcceptor`` gives each new connection to the daemon with the fewest open ones. A
 /// response that the ``ResponsePlanner`` delays is built at once (a snapshot of that moment, as
 /// a replay's page is), then its connection is suspended and resumed after the delay by a timer,
 /// so a held response never blocks its worker thread. A timeout fault holds, then closes the
@@ -51,7 +52,9 @@ public final class FeedServer: @unchecked Sendable {  // mutable state is behind
     public let configuration: Configuration
     /// The port listened on (the kernel's choice when the configuration asked for 0).
     public private(set) var port: UInt16 = 0
-    private var daemon: OpaquePointer?
+    /// One libmicrohttpd daemon per worker thread; empty once stopped.
+    private var daemons: [OpaquePointer] = []
+    private let acceptor: ConnectionAcceptor
     private let openCatalog: @Sendable () throws -> any FeedCatalog
     private let catalogs = Mutex<[UInt: CatalogSlot]>([:])
     private let requestCount = Atomic<UInt64>(0)
@@ -68,45 +71,57 @@ public final class FeedServer: @unchecked Sendable {  // mutable state is behind
         self.openCatalog = openCatalog
         var storage = sockaddr_storage()
         let family = try Self.address(configuration.host, port: configuration.port, into: &storage)
-        let flags =
-            MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_AUTO.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue
-            | (family == AF_INET6 ? MHD_USE_IPv6.rawValue : 0)
-        let started: OpaquePointer? = withUnsafePointer(to: &storage) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { address in
-                var settings = feedsim_mhd_settings(
-                    flags: flags, address: address, thread_pool_size: UInt32(max(1, configuration.threads)),
-                    connection_timeout_seconds: UInt32(max(1, configuration.connectionTimeoutSeconds)),
-                    connection_limit: UInt32(max(1, configuration.connectionLimit)),
-                    per_ip_connection_limit: 0, connection_memory_limit: max(8192, configuration.connectionMemoryLimit),
-                    listen_backlog: 1024)
-                return feedsim_mhd_start(&settings, feedSimAccessHandler, feedSimRequestCompleted, Unmanaged.passUnretained(self).toOpaque())
+        let threads = max(1, configuration.threads)
+        do {
+            acceptor = try ConnectionAcceptor(
+                address: storage, family: family, daemons: threads, connectionLimit: max(1, configuration.connectionLimit))
+        } catch let error as FeedServerError {
+            throw FeedServerError("cannot listen on \(configuration.host):\(configuration.port): \(error.message)")
+        }
+        port = acceptor.port
+        var settings = feedsim_mhd_settings(
+            flags: MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_AUTO.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue,
+            connection_timeout_seconds: UInt32(max(1, configuration.connectionTimeoutSeconds)),
+            connection_limit: UInt32(max(1, configuration.connectionLimit)),
+            connection_memory_limit: max(8192, configuration.connectionMemoryLimit))
+        for load in acceptor.loads {
+            guard
+                let daemon = feedsim_mhd_start(
+                    &settings, feedSimAccessHandler, feedSimRequestCompleted, Unmanaged.passUnretained(self).toOpaque(),
+                    feedSimConnectionNotify, Unmanaged.passUnretained(load).toOpaque())
+            else {
+                acceptor.stop()
+                for daemon in daemons { MHD_stop_daemon(daemon) }
+                throw FeedServerError("cannot start libmicrohttpd's worker thread \(daemons.count + 1) of \(threads)")
             }
+            daemons.append(daemon)
         }
-        guard let started else {
-            throw FeedServerError(
-                "cannot listen on \(configuration.host):\(configuration.port) (address in use or not permitted)")
-        }
-        daemon = started
-        port = feedsim_mhd_bound_port(started)
+        acceptor.start(daemons: daemons)
     }
 
     deinit {
-        if let daemon { MHD_stop_daemon(daemon) }
+        acceptor.stop()
+        for daemon in daemons { MHD_stop_daemon(daemon) }
     }
 
     /// Stops accepting connections, waits up to `grace` seconds for requests in flight (held ones
     /// included) to finish, then stops the worker threads. Idempotent.
     public func stop(grace: Double = 30) {
-        guard let daemon else { return }
-        let listener = MHD_quiesce_daemon(daemon)
+        guard !daemons.isEmpty else { return }
+        acceptor.stop()
         let deadline = monotonicNanoseconds() + UInt64(max(0, grace) * 1e9)
         while inFlight.load(ordering: .acquiring) > 0 && monotonicNanoseconds() < deadline {
             usleep(2000)
         }
-        MHD_stop_daemon(daemon)
+        for daemon in daemons { MHD_stop_daemon(daemon) }
         catalogs.withLock { $0.removeAll() }  // their threads have ended (``workerCPUSeconds``)
-        self.daemon = nil
-        if listener >= 0 { close(listener) }
+        daemons = []
+    }
+
+    /// Open connections per worker thread (daemon), in daemon order: how ``ConnectionAcceptor``
+    /// spread the clients. A connection counts from when its daemon has taken it over until it closes.
+    public var openConnectionsPerWorker: [Int] {
+        acceptor.loads.map { $0.open.load(ordering: .relaxed) }
     }
 
     /// Requests received so far.
@@ -297,8 +312,8 @@ public final class FeedServer: @unchecked Sendable {  // mutable state is behind
     /// One worker thread's catalog, used by that thread only.
     final class CatalogSlot: @unchecked Sendable {  // touched only by the thread whose id keys it
         let catalog: any FeedCatalog
-        /// The worker thread (its CPU clock is read by ``workerCPUSeconds``; libmicrohttpd's pool
-        /// threads live until the daemon stops, and the slots with them).
+        /// The worker thread (its CPU clock is read by ``workerCPUSeconds``; libmicrohttpd's
+        /// worker threads live until their daemons stop, and the slots with them).
         let thread: pthread_t
         init(_ catalog: any FeedCatalog, thread: pthread_t) {
             self.catalog = catalog
