@@ -7,7 +7,8 @@ import Synchronization
 /// (`feedsim load --source`, run by `FeedSimBenchmarks.HTTPLoadSide`), beside `wrk` requesting the
 /// same page URLs at the same connection count, in the same run. wrk's side replays the page URLs
 /// of one walk (``pageURLs(source:pageSize:pages:)``) in turn. The ratio is FeedSim's requests/s ÷
-/// wrk's; the load tester is fast enough when it is ≥ 0.5.
+/// wrk's, each side's best of the rounds they take in turns; the load tester is fast enough when it is
+/// ≥ 0.5.
 public enum HTTPBenchmark {
     public struct Configuration: Sendable {
         public var connections: Int
@@ -58,8 +59,10 @@ public enum HTTPBenchmark {
         public var urls: Int
         public var feedsim: Side
         public var wrk: Side
-        /// FeedSim's requests/s ÷ wrk's.
+        /// FeedSim's requests/s ÷ wrk's (each side's best round).
         public var ratio: Double
+        /// Every round's requests/s, in the order they ran (`nil`: one round, the figures above).
+        public var roundRequestsPerSecond: RoundRates?
         public static let target = 0.5
         public var withinTarget: Bool { ratio >= Self.target }
 
@@ -70,6 +73,16 @@ public enum HTTPBenchmark {
             self.feedsim = feedsim
             self.wrk = wrk
             ratio = wrk.requestsPerSecond > 0 ? feedsim.requestsPerSecond / wrk.requestsPerSecond : 0
+        }
+    }
+
+    /// Requests/s of each round, per side.
+    public struct RoundRates: Sendable, Codable, Equatable {
+        public var feedsim: [Double]
+        public var wrk: [Double]
+        public init(feedsim: [Double], wrk: [Double]) {
+            self.feedsim = feedsim
+            self.wrk = wrk
         }
     }
 
