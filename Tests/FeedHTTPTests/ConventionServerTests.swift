@@ -115,6 +115,61 @@ struct ConventionServerTests {
         #expect(http.audit.requestMs.suffix(2).allSatisfy { $0 >= 250 && $0 < 1500 })
     }
 
+    /// Every later page comes with its first two items swapped (page 2: 117, 118, 116, 115, 114):
+    /// the second of each pair is not older than the first, so 118, 113, 108 and 103 are reported
+    /// out of order with their page's URL and left out, the walk goes on to the end of the feed, and
+    /// the truth finds those four missing.
+    @Test func itemsOutOfFeedOrderAreReportedWithTheirURLAndTheWalkGoesOn() throws {
+        let server = try ConventionServer(convention: "stripe", mode: "swap-order")
+        let http = try backend(server, "stripe", truth: true)
+        let walk = try http.walk(pageSize: 5)
+        let left: Set<Int64> = [118, 113, 108, 103]
+        let expected = [123, 122, 121, 120, 119, 117, 116, 115, 114, 112, 111, 110, 109, 107, 106, 105, 104, 102, 101]
+        #expect(walk.items.map(\.id) == expected.map(Int64.init))
+        #expect(Set(Self.feedOrder).subtracting(walk.items.map(\.id)) == left)
+        #expect(walk.ending == "end of feed")
+        #expect(http.audit.counts[.outOfOrder] == 4)
+        #expect(http.audit.counts[.skippedItem] == 4)
+        #expect(http.audit.examples.contains { $0.problem == .outOfOrder && $0.url.hasSuffix("starting_after=119") && $0.detail.contains("item 118") })
+    }
+
+    /// Every later page's third item has no `created` (Stripe's timestamp, the convention's
+    /// `published_at`): items 116, 111, 106 and 101 are reported as a missing field with their URL
+    /// and left out; the walk still reaches the end of the feed.
+    @Test func anItemWithoutItsTimestampIsReportedAndTheWalkGoesOn() throws {
+        let server = try ConventionServer(convention: "stripe", mode: "drop-created")
+        let http = try backend(server, "stripe")
+        let walk = try http.walk(pageSize: 5)
+        #expect(Set(Self.feedOrder).subtracting(walk.items.map(\.id)) == [116, 111, 106, 101])
+        #expect(walk.items.count == 19)
+        #expect(walk.ending == "end of feed")
+        #expect(http.audit.counts[.missingField] == 4)
+        #expect(
+            http.audit.examples.contains {
+                $0.problem == .missingField && $0.url.hasSuffix("starting_after=119")
+                    && $0.detail == "items[2] has no usable 'published_at' at /created"
+            }, "\(http.audit.examples)")
+    }
+
+    /// A request header given to the client (`--header`, `--header-env`) reaches the server: with
+    /// it the walk gets every page; without it every request is answered 401 and the walk stops
+    /// after three in a row, each reported.
+    @Test func aRequestHeaderReachesTheServer() throws {
+        let server = try ConventionServer(convention: "stripe", mode: "require-header=Authorization:Bearer t0k3n")
+        let stripe = try #require(Convention.preset(named: "stripe"))
+        let allowed = try HTTPFeedBackend(
+            source: server.url, convention: stripe, client: try HTTPClient(headers: ["Authorization: Bearer t0k3n"]))
+        let walk = try allowed.walk(pageSize: 5)
+        #expect(walk.items.map(\.id) == Self.feedOrder)
+        #expect(allowed.audit.problemCount == 0, "\(allowed.audit.examples)")
+        let refused = try HTTPFeedBackend(source: server.url, convention: stripe, client: try HTTPClient())
+        let none = try refused.walk(pageSize: 5)
+        #expect(none.items.isEmpty)
+        #expect(none.ending == "3 failed requests in a row")
+        #expect(refused.audit.counts[.httpStatus] == 3)
+        #expect(refused.audit.examples.allSatisfy { $0.detail == "status 401" })
+    }
+
     @Test func aConventionFileWalksLikeThePreset() throws {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("convention-\(UUID().uuidString).json")
         try Data(

@@ -19,6 +19,10 @@ Broken modes, to check that a client reports each one:
   --mode error-every=N    every Nth request is answered 500
   --mode truncate         every page after the first is cut in the middle of its JSON
   --mode slow=MS          every page after the first is answered after MS milliseconds
+  --mode swap-order       every page after the first has its first two items swapped (stripe)
+  --mode drop-created     every page after the first has no 'created' in its third item (stripe)
+  --mode require-header=NAME:VALUE
+                          answers 401 to a request without that header and value
 
 Prints "port N" on stdout once listening on 127.0.0.1 (port 0 picks a free one).
 """
@@ -67,6 +71,10 @@ class Handler(BaseHTTPRequestHandler):
         if url.path != "/items":
             return self.send_json(404, {"error": "not found"})
         mode = Handler.mode
+        if mode.startswith("require-header="):
+            name, value = mode.split("=", 1)[1].split(":", 1)
+            if self.headers.get(name) != value:
+                return self.send_json(401, {"error": "unauthorized"})
         if mode.startswith("error-every="):
             every = int(mode.split("=", 1)[1])
             if number % every == 0:
@@ -116,6 +124,10 @@ class Handler(BaseHTTPRequestHandler):
                 # Hand back a page whose last item is the one just sent: the next cursor never moves.
                 sent = next(item for item in ordered if item["id"] == int(after))
                 data = data[:-1] + [dict(sent, created=sent["published_at"] // 1000, object=sent["kind"])]
+            if mode == "swap-order" and later_page and len(data) >= 2:
+                data[0], data[1] = data[1], data[0]
+            if mode == "drop-created" and later_page and len(data) >= 3:
+                data[2] = {key: value for key, value in data[2].items() if key != "created"}
             return self.send_json(200, {"object": "list", "data": data, "has_more": has_more}, cut=cut)
         if Handler.convention == "relay":
             edges = [{"cursor": "c:%d" % item["id"], "node": item} for item in page]
