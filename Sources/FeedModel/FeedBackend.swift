@@ -114,6 +114,16 @@ extension FeedBackend {
     }
 }
 
+/// A backend that keeps state for the session using it: an HTTP feed API's cursor tokens, and the
+/// rows an API without a rows request delivers in its pages. The load tester pools connections
+/// between sessions (``FeedBackend`` instances), and tells the backend when one session is over so
+/// that this state is bounded by a session, not by the run.
+public protocol SessionScopedBackend: AnyObject {
+    /// Forgets what was kept for the session that has just ended; the next session starts afresh
+    /// (from the newest page).
+    func sessionEnded()
+}
+
 /// Opens connections to one feed of a backend: the load tester runs sessions and writers on
 /// threads of their own and opens one connection for each (a ``FeedBackend`` belongs to one thread
 /// at a time), and one ``GroundTruthReader`` per session thread for its consistency checks.

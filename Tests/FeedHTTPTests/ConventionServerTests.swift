@@ -170,6 +170,28 @@ struct ConventionServerTests {
         #expect(refused.audit.examples.allSatisfy { $0.detail == "status 401" })
     }
 
+    /// Stripe has no rows request: rows come from the pages, and the next page's cursor is the last
+    /// item's id. When the session ends (the load tester pools the backend), both are forgotten: the
+    /// same rows are then missing and the items after page 1's last one have no cursor.
+    @Test func aSessionsRowsAndCursorsAreForgottenWhenItEnds() throws {
+        let server = try ConventionServer(convention: "stripe")
+        let http = try backend(server, "stripe")
+        let first = try http.newest(limit: 5)
+        #expect(first.items.map(\.id) == [123, 122, 121, 120, 119])
+        let rows = try http.rows(ids: [123, 119])
+        #expect(rows.rows.map(\.id) == [123, 119] && rows.missing.isEmpty)
+        let last = try #require(first.lastCursor)
+        #expect(try http.after(last, limit: 5).items.map(\.id) == [118, 117, 116, 115, 114])
+        http.sessionEnded()
+        let forgotten = try http.rows(ids: [123, 119])
+        #expect(forgotten.rows.isEmpty && forgotten.missing == [123, 119])
+        #expect(throws: HTTPSourceError.self) { try http.after(last, limit: 5) }
+        #expect(http.audit.counts[.noCursor] == 1)
+        // A new session starts from the newest page and pages on as before.
+        let again = try http.newest(limit: 5)
+        #expect(try http.after(try #require(again.lastCursor), limit: 5).items.first?.id == 118)
+    }
+
     @Test func aConventionFileWalksLikeThePreset() throws {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("convention-\(UUID().uuidString).json")
         try Data(

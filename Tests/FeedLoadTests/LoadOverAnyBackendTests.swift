@@ -55,4 +55,20 @@ import Testing
             }
         } throws: { ($0 as? LoadConfigurationError)?.field == "pagination" }
     }
+
+    /// A connection going back to the pool tells its backend that the session is over, so a
+    /// backend with session state (an HTTP API's rows and tokens) forgets it before the next one;
+    /// the next session gets the same (pooled) backend.
+    @Test func givingAConnectionBackEndsTheBackendsSession() throws {
+        let pool = ConnectionPool(connector: MemoryFeedConnector(feed: Self.feed()))
+        let first = try pool.take()
+        let backend = try #require(first.backend as? MemoryFeedBackend)
+        #expect(backend.sessionsEnded == 0)
+        pool.give(first)
+        #expect(backend.sessionsEnded == 1)
+        let second = try pool.take()
+        #expect(second.backend as? MemoryFeedBackend === backend)
+        pool.give(second)
+        #expect(backend.sessionsEnded == 2)
+    }
 }

@@ -47,9 +47,13 @@ final class MemoryFeed: Sendable {
 }
 
 /// One connection to a ``MemoryFeed``.
-final class MemoryFeedBackend: FeedBackend {
+final class MemoryFeedBackend: FeedBackend, SessionScopedBackend {
     let feed: MemoryFeed
+    /// How many times the load tester said a session using this backend had ended.
+    private(set) var sessionsEnded = 0
     init(feed: MemoryFeed) { self.feed = feed }
+
+    func sessionEnded() { sessionsEnded += 1 }
 
     var backendName: String { "memory" }
 

@@ -59,6 +59,8 @@ public final class HTTPFeedBackend: FeedBackend {
     private let decoder = JSONDecoder()
     private var afterTokens: [Cursor: String] = [:]
     private var beforeTokens: [Cursor: String] = [:]
+    /// Rows of the items the pages brought, when the convention has no rows request; kept for the
+    /// session (``sessionEnded()`` empties it, with the cursor tokens and the recent ids).
     private var rowCache: [Int64: ItemRow] = [:]
     /// Ids received recently (the last ``recentLimit``), to tell an item seen twice from one out of order.
     private var recent: Set<Int64> = []
@@ -802,5 +804,19 @@ extension HTTPFeedBackend: DeferredFeedSource {
         do { return startFetch(.before(cursor, try token(before: cursor)), limit: limit).map(\.page) } catch {
             return DeferredAnswer(.failure(error))
         }
+    }
+}
+
+extension HTTPFeedBackend: SessionScopedBackend {
+    /// Empties the rows read from pages, the cursor tokens and the recent ids (the audit is the
+    /// run's and stays). The load tester pools backends between sessions, and a pooled backend used
+    /// to keep every row and token any of its sessions had seen, so a long `load --source` against an
+    /// API without a rows request grew with every item it walked.
+    public func sessionEnded() {
+        rowCache.removeAll(keepingCapacity: true)
+        afterTokens.removeAll(keepingCapacity: true)
+        beforeTokens.removeAll(keepingCapacity: true)
+        recent.removeAll(keepingCapacity: true)
+        recentOrder.removeAll(keepingCapacity: true)
     }
 }

@@ -38,8 +38,10 @@ public final class ConnectionPool: Sendable {
         return try SessionConnections(connector: connector, reuseUnchangedSpans: reuseUnchangedSpans)
     }
 
-    /// Gives connections back when their session has ended.
+    /// Gives connections back when their session has ended; a backend with session state
+    /// (``FeedModel/SessionScopedBackend``) forgets it first.
     func give(_ connections: SessionConnections) {
+        connections.faces.sessionScoped?.sessionEnded()
         idle.withLock { $0.append(connections) }
     }
 }

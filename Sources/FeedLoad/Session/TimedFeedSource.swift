@@ -182,10 +182,12 @@ public final class TimedFeedSource: PageSource, RowSource {
 struct BackendFaces {
     let offsetPages: (any OffsetPageSource)?
     let deferred: (any DeferredFeedSource)?
+    let sessionScoped: (any SessionScopedBackend)?
 
     init(_ backend: any FeedBackend) {
         offsetPages = backend as? any OffsetPageSource
         deferred = backend as? any DeferredFeedSource
+        sessionScoped = backend as? any SessionScopedBackend
     }
 }
 
