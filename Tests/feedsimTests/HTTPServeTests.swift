@@ -214,6 +214,26 @@ import Testing
         server.stop()
     }
 
+    /// A CORS preflight (OPTIONS with Origin and Access-Control-Request-Method, as a browser sends
+    /// before a cross-origin call) is answered 204 with the CORS headers, at once, even when every
+    /// other request is failed (error=1) and held (fixed:3000).
+    @Test func aCORSPreflightIsAnsweredAtOnceAndNeverFailed() throws {
+        let faults = try ServeFaults.parse("error=1")
+        let server = try serve(try handMadeDatabase(), planner: faults.planner(latency: .fixed(ms: 3000), seed: 1))
+        defer { server.stop() }
+        let socket = try RawSocket(port: server.port)
+        let start = Date()
+        try socket.send(
+            "OPTIONS /v1/feeds/home/items HTTP/1.1\r\nHost: x\r\nOrigin: http://app.example\r\n"
+                + "Access-Control-Request-Method: GET\r\n\r\n")
+        let head = socket.readHead(seconds: 10)
+        #expect(Date().timeIntervalSince(start) < 2, "not held for 3 s")
+        #expect(head.hasPrefix("HTTP/1.1 204"), "\(head)")
+        #expect(head.contains("Access-Control-Allow-Origin: *\r\n"))
+        #expect(head.contains("Access-Control-Allow-Methods: GET, POST, DELETE, OPTIONS\r\n"))
+        #expect(head.contains("Access-Control-Allow-Headers: Content-Type, Authorization\r\n"))
+    }
+
     @Test func malformedRequestsGet4xxOrAClosedConnectionAndTheServerStaysUp() throws {
         let server = try serve(try handMadeDatabase(), timeoutSeconds: 1)
         let client = try HTTPClient()
@@ -230,6 +250,11 @@ import Testing
         try socket.send("GET /v1/feeds HTTP/1.1\r\nHost: x\r\n")
         #expect(try client.get("http://127.0.0.1:\(server.port)/v1/feeds").status == 200)
         #expect(socket.waitForClose(seconds: 10))
+        // Bytes that are not UTF-8 in the path itself (not percent-encoded).
+        let rawBytes = try RawSocket(port: server.port)
+        try rawBytes.send(bytes: Array("GET /v1/feeds/".utf8) + [0xFF, 0xFE] + Array("/items HTTP/1.1\r\nHost: x\r\n\r\n".utf8))
+        let head = rawBytes.readHead(seconds: 10)
+        #expect(head.isEmpty || head.hasPrefix("HTTP/1.1 4"), "\(head)")
         // Garbage that is not HTTP.
         let garbage = try RawSocket(port: server.port)
         try garbage.send("\u{1}\u{2}\u{3} nonsense\r\n\r\n")
@@ -327,7 +352,10 @@ import Testing
         server.stop()
     }
 
-    @Test func theServeProcessFinishesAHeldRequestOnSIGTERMAndExitsZero() throws {
+    /// SIGTERM and SIGINT alike: the listener closes at once (a new connection is refused), the
+    /// held request is answered, then the process exits 0.
+    @Test(arguments: [SIGTERM, SIGINT])
+    func theServeProcessFinishesAHeldRequestOnASignalAndExitsZero(signal: Int32) throws {
         let binary = try #require(ProcessDeterminismTests.binary, "the feedsim binary is built")
         let db = try handMadeDatabase()
         let log = path("access.log")
@@ -342,7 +370,11 @@ import Testing
         }
         thread.start()
         usleep(1_000_000)  // the request is being held (3 s)
-        child.send(SIGTERM)
+        child.send(signal)
+        usleep(300_000)  // still draining (about 1.7 s of the hold left)
+        #expect(throws: POSIXError.self, "connections are refused once the signal came") {
+            try RawSocket(port: UInt16(port))
+        }
         #expect(child.wait() == 0)
         // The server wrote the answer before it exited; the client thread may still be reading it.
         let deadline = Date().addingTimeInterval(15)
@@ -384,8 +416,27 @@ final class RawSocket {
     deinit { close(descriptor) }
 
     func send(_ text: String) throws {
-        let bytes = Array(text.utf8)
+        try send(bytes: Array(text.utf8))
+    }
+
+    func send(bytes: [UInt8]) throws {
         guard write(descriptor, bytes, bytes.count) == bytes.count else { throw POSIXError(.EPIPE) }
+    }
+
+    /// The response's status line and headers as text (up to the blank line), or what arrived
+    /// before the server closed or `seconds` passed (empty: closed without an answer).
+    func readHead(seconds: Int) -> String {
+        var timeout = timeval(tv_sec: seconds, tv_usec: 0)
+        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var received: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while !String(decoding: received, as: UTF8.self).contains("\r\n\r\n") {
+            let count = read(descriptor, &buffer, buffer.count)
+            guard count > 0 else { break }
+            received += buffer[..<count]
+        }
+        let text = String(decoding: received, as: UTF8.self)
+        return text.components(separatedBy: "\r\n\r\n").first.map { $0.isEmpty ? "" : $0 + "\r\n" } ?? ""
     }
 
     /// Whether some bytes arrive within `seconds` (read and dropped).
