@@ -214,6 +214,36 @@ import Testing
         server.stop()
     }
 
+    /// `page --source` ends with the commands for the next pages, as `page --db` does, and the
+    /// printed command run by a shell gives the next page (items 3, 2 after 5, 4).
+    @Test func pageSourcePrintsTheCommandOfTheNextPage() throws {
+        let server = try serve(try handMadeDatabase())
+        defer { server.stop() }
+        let process = FeedsimProcess(directory: directory)
+        let origin = "http://127.0.0.1:\(server.port)"
+        let first = try process.run(["page", "--source", origin, "--limit", "2"])
+        #expect(first.status == 0, "\(first.stderr)")
+        let older = try #require(first.stdout.split(separator: "\n").first { $0.hasPrefix("older: ") })
+        let expected = "feedsim page --source \(origin) --limit 2 --after \(Cursor(publishedAt: 3000, id: 4).text)"
+        #expect(older == "older: " + expected)
+        let binary = try #require(FeedsimProcess.binary)
+        let shell = Process()
+        shell.executableURL = URL(fileURLWithPath: "/bin/sh")
+        shell.arguments = ["-c", binary.path + expected.dropFirst("feedsim".count)]
+        let pipe = Pipe()
+        shell.standardOutput = pipe
+        try shell.run()
+        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        shell.waitUntilExit()
+        #expect(shell.terminationStatus == 0)
+        let ids = output.split(separator: "\n").dropFirst().prefix(2).map { $0.split(separator: " ", omittingEmptySubsequences: true)[1] }
+        #expect(ids == ["3", "2"], "\(output)")
+        #expect(shellQuoted("v1.AB-_") == "v1.AB-_")
+        #expect(shellQuoted("a&b") == "'a&b'")
+        #expect(shellQuoted("it's") == #"'it'\''s'"#)
+        #expect(shellQuoted("") == "''")
+    }
+
     /// A CORS preflight (OPTIONS with Origin and Access-Control-Request-Method, as a browser sends
     /// before a cross-origin call) is answered 204 with the CORS headers, at once, even when every
     /// other request is failed (error=1) and held (fixed:3000).

@@ -89,11 +89,24 @@ private func sourcePage(_ http: HTTPFeedBackend, arguments: ParsedArguments, lim
         print(try StoreCommandSupport.json(SourcePageJSON(page: PageJSON(fetched.page), next: fetched.nextToken, prev: fetched.prevToken)))
     } else {
         print(describe(fetched.page, path: http.source, feedArgument: nil, commandPrefix: nil))
-        if let next = fetched.nextToken, fetched.page.hasMoreAfter { print("older: --after '\(next)'") }
-        if let prev = fetched.prevToken, fetched.page.hasMoreBefore { print("newer: --before '\(prev)'") }
+        // The next command to run, as `page --db` prints it (headers left out: they may hold a secret).
+        let command =
+            "feedsim page --source \(shellQuoted(arguments.value("--source") ?? http.source))"
+            + (arguments.value("--convention").map { " --convention \(shellQuoted($0))" } ?? "") + " --limit \(limit)"
+        if let next = fetched.nextToken, fetched.page.hasMoreAfter { print("older: \(command) --after \(shellQuoted(next))") }
+        if let prev = fetched.prevToken, fetched.page.hasMoreBefore { print("newer: \(command) --before \(shellQuoted(prev))") }
     }
     if http.audit.problemCount > 0 { printError(SourceOptions.auditText(http)) }
     return http.audit.problemCount == 0 ? 0 : 2
+}
+
+/// `text` as one shell word: as it is when it holds only characters no shell treats specially,
+/// else in single quotes (a quote inside written `'\''`, POSIX sh).
+func shellQuoted(_ text: String) -> String {
+    let plain = !text.isEmpty && text.unicodeScalars.allSatisfy {
+        CharacterSet.alphanumerics.contains($0) && $0.isASCII || "-_./:=@%+,".unicodeScalars.contains($0)
+    }
+    return plain ? text : "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
 }
 
 /// A page from an API with the API's cursors (`next_cursor`, `prev_cursor`) beside the keyset ones.
