@@ -73,6 +73,12 @@ import Testing
         (#"{"name": "x", "first": "{url}", "fields": {"id": "/id"}}"#, "missing field 'items'"),
         (#"{"name": "x", "first": "{url}", "items": "", "fields": {"id": "/id"}, "next": "/n"}"#, "field 'after' is required"),
         (#"{"name": "x", "first": "{url}", "items": "", "fields": {"id": "/id"}, "published_at_unit": "h"}"#, "published_at_unit"),
+        // Every item would lack these, and be dropped at run time: refused when the file is read.
+        (#"{"name": "x", "first": "{url}", "items": "", "fields": {"id": "/id"}}"#, "field 'fields.published_at' is required"),
+        (#"{"name": "x", "first": "{url}", "items": "", "fields": {"id": "/id", "published_at": "/t", "kind": "/k", "height": "/h"}}"#,
+         "field 'fields.width' is required unless 'defaults.width' gives it"),
+        (#"{"name": "x", "first": "{url}", "items": "", "fields": {"id": "/id", "published_at": "/t"}, "defaults": {"width": 1, "height": 1}}"#,
+         "field 'fields.kind' is required unless 'defaults.kind' gives it"),
     ])
     func aBrokenConventionFileIsAnErrorNamingTheFileAndField(text: String, expected: String) throws {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("convention-\(UUID().uuidString).json")

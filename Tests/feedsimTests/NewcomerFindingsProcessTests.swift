@@ -317,6 +317,59 @@ struct NewcomerFindingsProcessTests {
         let nothingNear = try feedsim.run(["xyzzyq"])
         #expect(nothingNear.stderrLines == ["feedsim: unknown command 'xyzzyq' (see feedsim --help)"])
     }
+
+    // MARK: HTTP paths (stop 22's newcomer)
+
+    /// A loopback port nothing listens on (bound, then closed).
+    private func closedPort() throws -> UInt16 {
+        let socket = try RawSocketListener()
+        return socket.port
+    }
+
+    /// What a newcomer met on the HTTP paths, each now one line and the right exit code: a secret in
+    /// `--header-env` is named by its variable and never shown; `load --source` at a port nothing
+    /// listens on ends at once (it ran every session to failure for the whole --duration); a walk
+    /// that got no page is exit 1, not a report; a directory as `--convention`; a URL with no host,
+    /// a port past 65535 or a space, and a header with no name, are usage errors.
+    @Test func httpSourceMistakesAreOneLineWithTheRightExitCode() throws {
+        let port = try closedPort()
+        let dead = "http://127.0.0.1:\(port)"
+        let secret = try feedsim.run(
+            ["page", "--source", dead, "--header-env", "FEEDSIM_TEST_AUTH"], shell: "export FEEDSIM_TEST_AUTH='Bearer sk_live_SECRET';")
+        #expect(secret.status == 1)
+        #expect(
+            secret.stderrLines == [
+                "feedsim page: --header-env FEEDSIM_TEST_AUTH: the variable does not hold one 'Name: value' line (its value is not shown)"
+            ])
+        let started = Date()
+        let load = try feedsim.run(["load", "--source", dead, "--sessions", "2", "--duration", "5", "--time-scale", "10"])
+        #expect(load.status == 1)
+        #expect(Date().timeIntervalSince(started) < 4, "ended before its --duration")
+        #expect(
+            load.stderrLines == [
+                "feedsim load: --source: no answer from \(dead)/v1/feeds/home/items?limit=1: Couldn't connect to server"
+            ])
+        let walk = try feedsim.run(["page", "--source", dead, "--walk"])
+        #expect(walk.status == 1)
+        #expect(
+            walk.stderrLines == [
+                "feedsim page: \(dead)/v1/feeds/home/items?limit=20: transport: Couldn't connect to server (no page was served)"
+            ])
+        let folder = try feedsim.run(["page", "--source", dead, "--convention", directory.path])
+        #expect(folder.status == 1)
+        #expect(folder.stderrLines == ["feedsim page: --convention \(directory.path): is a directory, not a convention file"])
+        let usage: [([String], String)] = [
+            (["--source", "http://127.0.0.1:70000"], "--source: port 70000 is outside 1...65535"),
+            (["--source", "http://"], "--source: 'http://' is not a URL with a host (no spaces; %20 for one)"),
+            (["--source", "http://127.0.0.1/a b"], "--source: 'http://127.0.0.1/a b' is not a URL with a host (no spaces; %20 for one)"),
+            (["--source", dead, "--header", ": value"], "--header: expected 'Name: value' on one line, got ': value'"),
+        ]
+        for (arguments, message) in usage {
+            let outcome = try feedsim.run(["page"] + arguments)
+            #expect(outcome.status == 64, "\(arguments)")
+            #expect(outcome.stderrLines.first == "feedsim page: " + message, "\(outcome.stderr)")
+        }
+    }
 }
 
 extension PostgresCommandLineTests {
@@ -354,5 +407,27 @@ extension PostgresCommandLineTests {
             "--iterations", "1", "--time-scale", "max",
         ])
         #expect(missing.status == 1 && missing.stderr.contains("no such file"), "\(missing.stderr)")
+    }
+
+}
+
+/// A loopback TCP port bound and released at once: nothing listens on it afterwards.
+private struct RawSocketListener {
+    let port: UInt16
+
+    init() throws {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(descriptor) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(descriptor, $0, length) == 0 && getsockname(descriptor, $0, &length) == 0
+            }
+        }
+        guard bound else { throw POSIXError(.EADDRINUSE) }
+        port = UInt16(bigEndian: address.sin_port)
     }
 }

@@ -98,7 +98,16 @@ public struct Convention: Sendable, Codable, Equatable {
             throw ConventionError(
                 "--convention: '\(nameOrPath)' is neither a preset (\(presetNames.joined(separator: ", "))) nor a file")
         }
-        let data = try Data(contentsOf: URL(fileURLWithPath: nameOrPath))
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: nameOrPath, isDirectory: &isDirectory), isDirectory.boolValue {
+            throw ConventionError("--convention \(nameOrPath): is a directory, not a convention file")
+        }
+        let data: Data
+        do {
+            data = try Data(contentsOf: URL(fileURLWithPath: nameOrPath))
+        } catch {
+            throw ConventionError("--convention \(nameOrPath): cannot be read (\(String(cString: strerror(errno))))")
+        }
         let convention: Convention
         do {
             convention = try JSONDecoder().decode(Convention.self, from: data)
@@ -167,6 +176,12 @@ public struct Convention: Sendable, Codable, Equatable {
         }
         if !["ms", "s", "iso8601"].contains(publishedAtUnit ?? "ms") {
             throw ConventionError("field 'published_at_unit' must be ms, s or iso8601")
+        }
+        guard fields["published_at"] != nil else { throw ConventionError("field 'fields.published_at' is required") }
+        // Without a pointer and a default every item would lack the field, and be dropped at run time.
+        for (field, fallback) in [("kind", defaults?.kind != nil), ("width", defaults?.width != nil), ("height", defaults?.height != nil)]
+        where fields[field] == nil && !fallback {
+            throw ConventionError("field 'fields.\(field)' is required unless 'defaults.\(field)' gives it")
         }
     }
 

@@ -128,8 +128,14 @@ public final class HTTPClient {
     }
 
     /// Whether `line` can be sent as one request header: `Name: value`, a colon and no line break.
+    /// The name before the colon is an RFC 9110 token: not empty, no space or control character.
     public static func isHeaderLine(_ line: String) -> Bool {
-        line.contains(":") && !line.contains("\n") && !line.contains("\r")
+        guard let colon = line.firstIndex(of: ":"), !line.contains("\n"), !line.contains("\r") else { return false }
+        let name = line[..<colon]
+        return !name.isEmpty
+            && name.unicodeScalars.allSatisfy {
+                $0.value > 0x20 && $0.value < 0x7F && !"()<>@,;\\\"/[]?={}".unicodeScalars.contains($0)
+            }
     }
 
     deinit {

@@ -75,6 +75,20 @@ public final class HTTPSourceConnector: FeedBackendConnector, WorkerIOProviding,
         return APINewestGroundTruth(backend: try makeBackend())
     }
 
+    /// One request for the newest page (a page of 1), on a backend of its own (not in the run's
+    /// audit): whether the API answers at all before any session starts.
+    /// - Throws: ``HTTPSourceError`` with ``SourceAudit/Problem/transport`` when no connection can
+    ///   be made (refused, no such host, TLS); an API that answers, even with an error status, passes.
+    public func probe() throws {
+        do {
+            _ = try makeBackend().newest(limit: 1)
+        } catch let error as HTTPSourceError where error.problem == .transport {
+            throw error
+        } catch {
+            return
+        }
+    }
+
     public func makeWorkerIO() -> any WorkerIO {
         HTTPMultiDriver()
     }

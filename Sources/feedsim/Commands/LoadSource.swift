@@ -73,13 +73,7 @@ enum LoadSource {
     static func connector(
         _ arguments: ParsedArguments, convention: Convention, configuration: LoadConfiguration
     ) throws -> HTTPSourceConnector {
-        var headers = arguments.all("--header")
-        for variable in arguments.all("--header-env") {
-            guard let line = ProcessInfo.processInfo.environment[variable], !line.isEmpty else {
-                throw CommandFailure("--header-env \(variable): the environment variable is not set")
-            }
-            headers.append(line)
-        }
+        let headers = try SourceOptions.requestHeaders(arguments)
         var truth: (any FeedBackendConnector)?
         if let path = arguments.value("--truth-db") {
             if case .postgresURI(let uri) = FeedDatabase.Target(path) {
@@ -94,9 +88,15 @@ enum LoadSource {
             }
         }
         do {
-            return try HTTPSourceConnector(
+            let connector = try HTTPSourceConnector(
                 source: configuration.path, convention: convention, feed: configuration.feedName, headers: headers,
                 timeoutMs: try arguments.int("--timeout-ms") ?? 10_000, tls: SourceOptions.tls(arguments), truth: truth)
+            // An API nothing answers for ends here, in one line: otherwise every session would fail at
+            // once and be replaced for the whole --duration (17,419 sessions in 2 s against a closed port).
+            try connector.probe()
+            return connector
+        } catch let error as HTTPSourceError {
+            throw CommandFailure("--source: no answer from \(error.url): \(error.detail)")
         } catch let error as ConventionError {
             throw CommandFailure(error.message)
         } catch let error as HTTPClientError {

@@ -63,6 +63,10 @@ private func sourcePage(_ http: HTTPFeedBackend, arguments: ParsedArguments, lim
         let maxPages = try arguments.int("--max-pages") ?? 100_000
         let walk = try http.walk(pageSize: limit, maxPages: maxPages, start: arguments.value("--after"))
         let audit = http.audit
+        // Not one page: nothing to report on (as without --walk, where the first failure is exit 1).
+        if walk.pages == 0, let first = audit.examples.first {
+            throw CommandFailure("\(first.url): \(first.problem.rawValue): \(first.detail) (no page was served)")
+        }
         if arguments.flag("--json") {
             print(try StoreCommandSupport.json(WalkJSON(walk: walk, audit: audit, source: http.source)))
         } else {

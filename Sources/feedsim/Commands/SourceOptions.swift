@@ -36,13 +36,7 @@ enum SourceOptions {
         }
         if arguments.value("--db") != nil { throw UsageError("give --db or --source, not both") }
         try checkValues(arguments)
-        var headers = arguments.all("--header")
-        for variable in arguments.all("--header-env") {
-            guard let line = ProcessInfo.processInfo.environment[variable], !line.isEmpty else {
-                throw CommandFailure("--header-env \(variable): the environment variable is not set")
-            }
-            headers.append(line)
-        }
+        let headers = try requestHeaders(arguments)
         let timeout = try arguments.int("--timeout-ms") ?? 10_000
         do {
             let convention = try Convention.load(arguments.value("--convention") ?? "feedsim")
@@ -72,6 +66,16 @@ enum SourceOptions {
                     .map { " (did you mean '\($0)://'?)" } ?? ""
                 throw UsageError.badValue("--source", "expected an http:// or https:// URL, got '\(source)'\(near)")
             }
+            // The rest as RFC 3986 has it: a host, a port of 1...65535, no space (libcurl's own
+            // words came at the first request, exit 1).
+            guard !source.contains(where: { $0.isWhitespace || $0.asciiValue.map { $0 < 0x20 } == true }),
+                let url = URLComponents(string: source), let host = url.host, !host.isEmpty
+            else {
+                throw UsageError.badValue("--source", "'\(source)' is not a URL with a host (no spaces; %20 for one)")
+            }
+            if let port = url.port, !(1...65_535).contains(port) {
+                throw UsageError.badValue("--source", "port \(port) is outside 1...65535")
+            }
         }
         for line in arguments.all("--header") where !HTTPClient.isHeaderLine(line) {
             throw UsageError.badValue("--header", "expected 'Name: value' on one line, got '\(line)'")
@@ -95,6 +99,24 @@ enum SourceOptions {
             throw UsageError("\(name) needs --source")
         }
         if arguments.flag("--insecure") { throw UsageError("--insecure needs --source") }
+    }
+
+    /// The request headers of `--header` and `--header-env` (each variable's value a `Name: value`
+    /// line; a bad value is named by its variable, never shown: it is usually a secret).
+    /// - Throws: ``CommandFailure`` for a variable that is not set or does not hold one header line.
+    static func requestHeaders(_ arguments: ParsedArguments) throws -> [String] {
+        var headers = arguments.all("--header")
+        for variable in arguments.all("--header-env") {
+            guard let line = ProcessInfo.processInfo.environment[variable], !line.isEmpty else {
+                throw CommandFailure("--header-env \(variable): the environment variable is not set")
+            }
+            guard HTTPClient.isHeaderLine(line) else {
+                throw CommandFailure(
+                    "--header-env \(variable): the variable does not hold one 'Name: value' line (its value is not shown)")
+            }
+            headers.append(line)
+        }
+        return headers
     }
 
     /// `--cacert FILE` and `--insecure` (curl's names).
