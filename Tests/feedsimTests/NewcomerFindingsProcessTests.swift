@@ -318,6 +318,23 @@ struct NewcomerFindingsProcessTests {
         #expect(nothingNear.stderrLines == ["feedsim: unknown command 'xyzzyq' (see feedsim --help)"])
     }
 
+    /// A worker daemon that cannot start (here: too few file descriptors for 20 epoll sets) is exit 1
+    /// with one line, at once: the accepting thread had not started, and stopping waited for it forever.
+    @Test func serveWithoutTheDescriptorsForItsThreadsExitsAtOnce() throws {
+        let db = try seeded()
+        let (process, outPath, errPath) = try feedsim.prepare(
+            ["serve", "--db", db, "--listen", "127.0.0.1:0", "--threads", "20"], shell: "ulimit -n 40;")
+        try process.run()
+        #expect(FeedsimProcess.wait(seconds: 10) { !process.isRunning }, "serve ended by itself")
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+        let outcome = FeedsimProcess.outcome(process, outPath, errPath)
+        #expect(outcome.status == 1, "\(outcome.stderr)")
+        let line = try #require(outcome.stderrLines.last)
+        #expect(line.hasPrefix("feedsim serve: cannot start libmicrohttpd's worker thread "), "\(line)")
+        #expect(line.hasSuffix(" of 20 (out of file descriptors or threads?)"), "\(line)")
+    }
+
     // MARK: HTTP paths (stop 22's newcomer)
 
     /// A loopback port nothing listens on (bound, then closed).

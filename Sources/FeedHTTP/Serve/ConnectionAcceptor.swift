@@ -25,6 +25,7 @@ final class ConnectionAcceptor: @unchecked Sendable {  // `daemons` is set befor
     private let wake: (read: Int32, write: Int32)
     private let ended = DispatchSemaphore(value: 0)
     private let stopped = Atomic<Bool>(false)
+    private let started = Atomic<Bool>(false)
     private let connectionLimit: Int
     private var daemons: [OpaquePointer] = []
 
@@ -73,7 +74,9 @@ final class ConnectionAcceptor: @unchecked Sendable {  // `daemons` is set befor
     /// ``leastLoaded(_:startingAt:)`` over ``loads``; over the connection limit it is closed.
     func start(daemons: [OpaquePointer]) {
         precondition(daemons.count == loads.count, "one load count per daemon")
+        precondition(!started.load(ordering: .relaxed), "started once")
         self.daemons = daemons  // before the thread starts, read by it only
+        started.store(true, ordering: .releasing)
         let thread = Thread { [self] in
             acceptLoop()
             ended.signal()
@@ -83,12 +86,15 @@ final class ConnectionAcceptor: @unchecked Sendable {  // `daemons` is set befor
     }
 
     /// Stops accepting and closes the listen socket, once the thread has ended (new connections
-    /// are refused from then on). Idempotent.
+    /// are refused from then on); before ``start(daemons:)`` (a daemon that could not start) it
+    /// only closes. Idempotent.
     func stop() {
         guard !stopped.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        var byte: UInt8 = 1
-        _ = write(wake.write, &byte, 1)
-        ended.wait()
+        if started.load(ordering: .acquiring) {
+            var byte: UInt8 = 1
+            _ = write(wake.write, &byte, 1)
+            ended.wait()
+        }
         close(listener)
         close(wake.read)
         close(wake.write)

@@ -90,9 +90,10 @@ public final class FeedServer: @unchecked Sendable {  // mutable state is behind
                     &settings, feedSimAccessHandler, feedSimRequestCompleted, Unmanaged.passUnretained(self).toOpaque(),
                     feedSimConnectionNotify, Unmanaged.passUnretained(load).toOpaque())
             else {
-                acceptor.stop()
-                for daemon in daemons { MHD_stop_daemon(daemon) }
-                throw FeedServerError("cannot start libmicrohttpd's worker thread \(daemons.count + 1) of \(threads)")
+                // Every stored property is set, so the throw runs `deinit`, which closes the listener
+                // and stops the daemons started so far (stopping them here too would stop them twice).
+                throw FeedServerError(
+                    "cannot start libmicrohttpd's worker thread \(daemons.count + 1) of \(threads) (out of file descriptors or threads?)")
             }
             daemons.append(daemon)
         }
