@@ -244,6 +244,37 @@ import Testing
         #expect(shellQuoted("") == "''")
     }
 
+    /// Stopping with a request held past the grace answers it then and stops (libmicrohttpd aborted
+    /// the process when stopped with a suspended connection); a request that arrives during the drain
+    /// on a connection opened before it is answered at once, with `Connection: close`.
+    @Test func stoppingAnswersHeldRequestsAndNewOnesAtOnce() throws {
+        let server = try serve(try handMadeDatabase(), planner: try ServeFaults.parse("error=0").planner(latency: .fixed(ms: 4000), seed: 1))
+        let port = server.port
+        let held = Mutex<Int?>(nil)
+        Thread {
+            let status = (try? HTTPClient(timeoutMs: 20_000).get("http://127.0.0.1:\(port)/v1/feeds"))?.status
+            held.withLock { $0 = status ?? -1 }
+        }.start()
+        let kept = try RawSocket(port: port)  // open before the drain
+        usleep(500_000)  // the first request is held (4 s)
+        let stopped = Mutex(false)
+        let started = Date()
+        Thread {
+            server.stop(grace: 1)
+            stopped.withLock { $0 = true }
+        }.start()
+        usleep(200_000)
+        try kept.send("GET /v1/feeds HTTP/1.1\r\nHost: x\r\n\r\n")
+        let head = kept.readHead(seconds: 5)
+        #expect(head.hasPrefix("HTTP/1.1 200"), "\(head)")
+        #expect(head.contains("Connection: close\r\n"), "\(head)")
+        #expect(Date().timeIntervalSince(started) < 1, "not held while stopping")
+        #expect(FeedsimProcess.wait(seconds: 10) { stopped.withLock { $0 } }, "stop returned")
+        #expect(FeedsimProcess.wait(seconds: 5) { held.withLock { $0 } != nil })
+        #expect(held.withLock { $0 } == 200, "the held request was answered when the grace (1 s) ended")
+        #expect(Date().timeIntervalSince(started) < 3.5, "before its 4 s hold")
+    }
+
     /// A CORS preflight (OPTIONS with Origin and Access-Control-Request-Method, as a browser sends
     /// before a cross-origin call) is answered 204 with the CORS headers, at once, even when every
     /// other request is failed (error=1) and held (fixed:3000).
@@ -384,6 +415,30 @@ import Testing
 
     /// SIGTERM and SIGINT alike: the listener closes at once (a new connection is refused), the
     /// held request is answered, then the process exits 0.
+    /// A second signal during the drain answers the held request at once and exits 0 (the first
+    /// would wait out its 60 s hold, then the 30 s grace).
+    @Test func aSecondSignalAnswersHeldRequestsAndExitsAtOnce() throws {
+        let binary = try #require(ProcessDeterminismTests.binary, "the feedsim binary is built")
+        let child = try ChildProcess(
+            binary.path, ["serve", "--db", try handMadeDatabase(), "--listen", "127.0.0.1:0", "--latency", "fixed:60000"])
+        let line = try #require(child.waitForLine(startingWith: "feedsim serve: listening on"), "\(child.standardError)")
+        let port = try #require(line.split(separator: ":").last.flatMap { Int($0.split(separator: " ").first ?? "") })
+        let answer = Mutex<Int?>(nil)
+        Thread {
+            let status = (try? HTTPClient(timeoutMs: 70_000).get("http://127.0.0.1:\(port)/v1/feeds"))?.status
+            answer.withLock { $0 = status ?? -1 }
+        }.start()
+        usleep(700_000)
+        let started = Date()
+        child.send(SIGTERM)
+        usleep(500_000)
+        child.send(SIGINT)
+        #expect(child.wait() == 0)
+        #expect(Date().timeIntervalSince(started) < 10)
+        #expect(FeedsimProcess.wait(seconds: 10) { answer.withLock { $0 } != nil })
+        #expect(answer.withLock { $0 } == 200)
+    }
+
     @Test(arguments: [SIGTERM, SIGINT])
     func theServeProcessFinishesAHeldRequestOnASignalAndExitsZero(signal: Int32) throws {
         let binary = try #require(ProcessDeterminismTests.binary, "the feedsim binary is built")

@@ -61,6 +61,15 @@ public final class FeedServer: @unchecked Sendable {  // mutable state is behind
     private let inFlight = Atomic<Int>(0)
     private let startNs = monotonicNanoseconds()
     private let timers = DispatchQueue(label: "feedsim.serve.timers", attributes: .concurrent)
+    /// The suspended connections by request index. Whoever takes one out resumes it (its timer, or
+    /// ``stop(grace:)``), so each is resumed once; once stopping, nothing more is suspended.
+    private let held = Mutex(HeldConnections())
+    private let hurry = Atomic<Bool>(false)
+
+    struct HeldConnections: Sendable {
+        var stopping = false
+        var byRequest: [UInt64: HeldConnection] = [:]
+    }
 
     /// Starts listening.
     /// - Parameter openCatalog: opens a catalog (one connection) for a worker thread; called once
@@ -107,16 +116,39 @@ public final class FeedServer: @unchecked Sendable {  // mutable state is behind
 
     /// Stops accepting connections, waits up to `grace` seconds for requests in flight (held ones
     /// included) to finish, then stops the worker threads. Idempotent.
+    ///
+    /// From the start, a request that arrives on a connection kept alive is answered at once (not
+    /// held) with `Connection: close`. Held requests still waiting when the grace ends (or at
+    /// ``stopNow()``) are answered then: libmicrohttpd aborts the process when it is stopped with a
+    /// suspended connection ("MHD_stop_daemon() called while we have suspended connections").
     public func stop(grace: Double = 30) {
         guard !daemons.isEmpty else { return }
+        held.withLock { $0.stopping = true }
         acceptor.stop()
-        let deadline = monotonicNanoseconds() + UInt64(max(0, grace) * 1e9)
-        while inFlight.load(ordering: .acquiring) > 0 && monotonicNanoseconds() < deadline {
-            usleep(2000)
+        wait(until: monotonicNanoseconds() + UInt64(max(0, grace) * 1e9))
+        let remaining = held.withLock { registry in
+            defer { registry.byRequest.removeAll() }
+            return Array(registry.byRequest.values)
         }
+        for connection in remaining { MHD_resume_connection(connection.pointer) }
+        if !remaining.isEmpty { wait(until: monotonicNanoseconds() + 2_000_000_000) }  // their answers go out
         for daemon in daemons { MHD_stop_daemon(daemon) }
         catalogs.withLock { $0.removeAll() }  // their threads have ended (``workerCPUSeconds``)
         daemons = []
+    }
+
+    /// Cuts ``stop(grace:)``'s waiting short (a second Ctrl-C): held requests are answered now.
+    public func stopNow() {
+        hurry.store(true, ordering: .releasing)
+    }
+
+    /// Waits until nothing is in flight, `deadline` (monotonic nanoseconds) or ``stopNow()``.
+    private func wait(until deadline: UInt64) {
+        while inFlight.load(ordering: .acquiring) > 0 && monotonicNanoseconds() < deadline
+            && !hurry.load(ordering: .acquiring)
+        {
+            usleep(2000)
+        }
     }
 
     /// Open connections per worker thread (daemon), in daemon order: how ``ConnectionAcceptor``
@@ -207,11 +239,21 @@ public final class FeedServer: @unchecked Sendable {  // mutable state is behind
         var holdMs = plan.delayMs
         if case .timeout(let ms) = plan.fault { holdMs = ms }
         guard holdMs > 0 else { return send(state, connection) }
+        // Registered and suspended under the lock ``stop(grace:)`` sweeps with, so a connection is
+        // either suspended before the sweep (and resumed by it) or never held.
+        let index = state.index
+        let suspended = held.withLock { registry -> Bool in
+            guard !registry.stopping else { return false }
+            registry.byRequest[index] = HeldConnection(pointer: connection)
+            MHD_suspend_connection(connection)
+            return true
+        }
+        guard suspended else { return send(state, connection) }  // stopping: answered at once
         state.held = true
-        MHD_suspend_connection(connection)
-        let held = HeldConnection(pointer: connection)
-        timers.asyncAfter(deadline: .now() + .microseconds(Int(holdMs * 1000))) {
-            MHD_resume_connection(held.pointer)
+        timers.asyncAfter(deadline: .now() + .microseconds(Int(holdMs * 1000))) { [self] in
+            if let connection = held.withLock({ $0.byRequest.removeValue(forKey: index) }) {
+                MHD_resume_connection(connection.pointer)
+            }
         }
         return .YES
     }
@@ -284,6 +326,8 @@ public final class FeedServer: @unchecked Sendable {  // mutable state is behind
         for (name, value) in answer.headers + Self.corsHeaders {
             MHD_add_response_header(response, name, value)
         }
+        // While stopping, a kept-alive client is told to go (and its next connection is refused).
+        if held.withLock({ $0.stopping }) { MHD_add_response_header(response, "Connection", "close") }
         state.status = answer.status
         state.bytes = answer.body.count
         return MHD_queue_response(connection, UInt32(answer.status), response)

@@ -1,6 +1,7 @@
 import FeedHTTP
 import FeedReplay
 import Foundation
+import Synchronization
 
 /// `feedsim serve`: a seeded database as a JSON feed API, with injected latency and faults.
 let serveCommand = Command(
@@ -57,10 +58,19 @@ let serveCommand = Command(
         signal(SIGINT, SIG_IGN)
         signal(SIGTERM, SIG_IGN)
         signal(SIGPIPE, SIG_IGN)
+        // The first signal starts the drain; a second answers held requests and stops at once.
         let stop = DispatchSemaphore(value: 0)
+        let signals = ServeSignals()
         let sources = [SIGINT, SIGTERM].map { number in
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler { stop.signal() }
+            source.setEventHandler {
+                if signals.count.wrappingAdd(1, ordering: .relaxed).oldValue == 0 {
+                    stop.signal()
+                } else {
+                    printError("feedsim serve: second signal: answering held requests now")
+                    signals.server.withLock { $0 }?.stopNow()
+                }
+            }
             source.resume()
             return source
         }
@@ -70,6 +80,7 @@ let serveCommand = Command(
         } catch let error as FeedServerError {
             throw CommandFailure(error.description)
         }
+        signals.server.withLock { $0 = server }
         let shownHost = host.contains(":") ? "[\(host)]" : host
         FileHandle.standardOutput.write(
             Data("feedsim serve: listening on http://\(shownHost):\(server.port) (\(shownName), \(threads == 1 ? "1 thread" : "\(threads) threads"))\n".utf8))
@@ -81,3 +92,9 @@ let serveCommand = Command(
         return 0
     }
 )
+
+/// What `serve`'s signal handlers share: how many signals came, and the server to hurry.
+private final class ServeSignals: Sendable {
+    let count = Atomic<Int>(0)
+    let server = Mutex<FeedServer?>(nil)
+}
