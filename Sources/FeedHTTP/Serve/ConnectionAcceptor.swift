@@ -78,10 +78,10 @@ final class ConnectionAcceptor: @unchecked Sendable {  // `daemons` is set befor
         self.daemons = daemons  // before the thread starts, read by it only
         started.store(true, ordering: .releasing)
         let thread = Thread { [self] in
+            feedsim_name_this_thread("serve-accept")
             acceptLoop()
             ended.signal()
         }
-        thread.name = "serve-accept"
         thread.start()
     }
 
@@ -123,6 +123,8 @@ final class ConnectionAcceptor: @unchecked Sendable {  // `daemons` is set befor
             let ready = poll(&fds, 2, -1)
             if ready < 0 {
                 if errno == EINTR { continue }
+                FileHandle.standardError.write(
+                    Data("feedsim serve: no longer accepting connections: poll: \(String(cString: strerror(errno)))\n".utf8))
                 return
             }
             if fds[1].revents != 0 || stopped.load(ordering: .acquiring) { return }

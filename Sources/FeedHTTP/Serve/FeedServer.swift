@@ -91,7 +91,9 @@ public final class FeedServer: @unchecked Sendable {  // mutable state is behind
         var settings = feedsim_mhd_settings(
             flags: MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_AUTO.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue,
             connection_timeout_seconds: UInt32(max(1, configuration.connectionTimeoutSeconds)),
-            connection_limit: UInt32(max(1, configuration.connectionLimit)),
+            // Each daemon's share of the limit, a hard one (the acceptor's check of the total reads
+            // counts the daemons update after they take a connection over, so a burst could pass it).
+            connection_limit: UInt32((max(1, configuration.connectionLimit) + threads - 1) / threads),
             connection_memory_limit: max(8192, configuration.connectionMemoryLimit))
         for load in acceptor.loads {
             guard
