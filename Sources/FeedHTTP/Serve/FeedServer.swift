@@ -133,7 +133,9 @@ public final class FeedServer: @unchecked Sendable {  // mutable state is behind
             return Array(registry.byRequest.values)
         }
         for connection in remaining { MHD_resume_connection(connection.pointer) }
-        if !remaining.isEmpty { wait(until: monotonicNanoseconds() + 2_000_000_000) }  // their answers go out
+        if !remaining.isEmpty {  // their answers go out (not cut short by ``stopNow()``: that is what it asked for)
+            wait(until: monotonicNanoseconds() + 2_000_000_000, evenInAHurry: true)
+        }
         for daemon in daemons { MHD_stop_daemon(daemon) }
         catalogs.withLock { $0.removeAll() }  // their threads have ended (``workerCPUSeconds``)
         daemons = []
@@ -144,10 +146,11 @@ public final class FeedServer: @unchecked Sendable {  // mutable state is behind
         hurry.store(true, ordering: .releasing)
     }
 
-    /// Waits until nothing is in flight, `deadline` (monotonic nanoseconds) or ``stopNow()``.
-    private func wait(until deadline: UInt64) {
+    /// Waits until nothing is in flight, `deadline` (monotonic nanoseconds) or, unless
+    /// `evenInAHurry`, ``stopNow()``.
+    private func wait(until deadline: UInt64, evenInAHurry: Bool = false) {
         while inFlight.load(ordering: .acquiring) > 0 && monotonicNanoseconds() < deadline
-            && !hurry.load(ordering: .acquiring)
+            && (evenInAHurry || !hurry.load(ordering: .acquiring))
         {
             usleep(2000)
         }
