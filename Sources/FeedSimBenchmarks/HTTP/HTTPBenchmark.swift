@@ -7,8 +7,8 @@ import Synchronization
 /// (`feedsim load --source`, run by `FeedSimBenchmarks.HTTPLoadSide`), beside `wrk` requesting the
 /// same page URLs at the same connection count, in the same run. wrk's side replays the page URLs
 /// of one walk (``pageURLs(source:pageSize:pages:)``) in turn. The ratio is FeedSim's requests/s ÷
-/// wrk's, each side's best of the rounds they take in turns; the load tester is fast enough when it is
-/// ≥ 0.5.
+/// wrk's in each of the rounds they take in turns, the median round's; the load tester is fast enough
+/// when it is ≥ 0.5.
 public enum HTTPBenchmark {
     public struct Configuration: Sendable {
         public var connections: Int
@@ -59,7 +59,7 @@ public enum HTTPBenchmark {
         public var urls: Int
         public var feedsim: Side
         public var wrk: Side
-        /// FeedSim's requests/s ÷ wrk's (each side's best round).
+        /// FeedSim's requests/s ÷ wrk's (of the median round).
         public var ratio: Double
         /// Every round's requests/s, in the order they ran (`nil`: one round, the figures above).
         public var roundRequestsPerSecond: RoundRates?
