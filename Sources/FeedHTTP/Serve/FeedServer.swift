@@ -112,8 +112,8 @@ public final class FeedServer: @unchecked Sendable {  // mutable state is behind
     }
 
     deinit {
-        acceptor.stop()
-        for daemon in daemons { MHD_stop_daemon(daemon) }
+        stop(grace: 0)  // held connections are resumed first, as in a stop; nothing if stopped already
+        acceptor.stop()  // after an init that threw before any daemon started
     }
 
     /// Stops accepting connections, waits up to `grace` seconds for requests in flight (held ones
