@@ -12,7 +12,9 @@ import Synchronization
 /// which then got 5,741–6,704 requests/s against 8,981–10,268 in the others (2 cores, 2026-12-02);
 /// `bench http`'s ratio swung with the draw. Least connections (nginx's `least_conn`, HAProxy's
 /// `leastconn`) spreads them evenly: serve used 1.60–1.65 cores in every run after.
-final class ConnectionAcceptor: @unchecked Sendable {  // `daemons` is set before the thread starts, then read by it only; the sockets are closed once it has ended
+// @unchecked: `daemons` is set before the thread starts, then read by it only; the sockets are
+// closed once it has ended.
+final class ConnectionAcceptor: @unchecked Sendable {
     /// Open connections per daemon, counted by libmicrohttpd's start / close notifications.
     final class DaemonLoad: Sendable {
         let open = Atomic<Int>(0)
@@ -38,7 +40,9 @@ final class ConnectionAcceptor: @unchecked Sendable {  // `daemons` is set befor
         guard fd >= 0 else { throw FeedServerError("cannot open a socket: \(String(cString: strerror(errno)))") }
         var on: Int32 = 1
         setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &on, socklen_t(MemoryLayout<Int32>.size))
-        if family == AF_INET6 { setsockopt(fd, Int32(IPPROTO_IPV6), IPV6_V6ONLY, &on, socklen_t(MemoryLayout<Int32>.size)) }
+        if family == AF_INET6 {
+            setsockopt(fd, Int32(IPPROTO_IPV6), IPV6_V6ONLY, &on, socklen_t(MemoryLayout<Int32>.size))
+        }
         var address = storage
         let length = socklen_t(family == AF_INET6 ? MemoryLayout<sockaddr_in6>.size : MemoryLayout<sockaddr_in>.size)
         let bound = withUnsafePointer(to: &address) {
@@ -116,7 +120,10 @@ final class ConnectionAcceptor: @unchecked Sendable {  // `daemons` is set befor
 
     private func acceptLoop() {
         var next = 0
-        var fds = [pollfd(fd: listener, events: Int16(POLLIN), revents: 0), pollfd(fd: wake.read, events: Int16(POLLIN), revents: 0)]
+        var fds = [
+            pollfd(fd: listener, events: Int16(POLLIN), revents: 0),
+            pollfd(fd: wake.read, events: Int16(POLLIN), revents: 0),
+        ]
         while true {
             fds[0].revents = 0
             fds[1].revents = 0
@@ -124,7 +131,9 @@ final class ConnectionAcceptor: @unchecked Sendable {  // `daemons` is set befor
             if ready < 0 {
                 if errno == EINTR { continue }
                 FileHandle.standardError.write(
-                    Data("feedsim serve: no longer accepting connections: poll: \(String(cString: strerror(errno)))\n".utf8))
+                    Data(
+                        "feedsim serve: no longer accepting connections: poll: \(String(cString: strerror(errno)))\n"
+                            .utf8))
                 return
             }
             if fds[1].revents != 0 || stopped.load(ordering: .acquiring) { return }
@@ -151,7 +160,9 @@ final class ConnectionAcceptor: @unchecked Sendable {  // `daemons` is set befor
             next = index + 1
             // libmicrohttpd owns the socket from here and closes it even when it refuses it.
             _ = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { MHD_add_connection(daemons[index], client, $0, length) }
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    MHD_add_connection(daemons[index], client, $0, length)
+                }
             }
         }
     }
