@@ -354,7 +354,9 @@ struct BadInputProcessTests {
     @Test(arguments: [SIGINT, SIGKILL])
     func keptInsertsAreAllOrNothingWhenAReplayIsStopped(signal: Int32) throws {
         let db = try seeded(count: 500)
-        let trace = try insertingTrace(seconds: 600)
+        // An hour of trace: a replay runs at 1,000× real time and more on a quiet machine, so 600 s
+        // ended before the signal came at 1.5 s in one CI run (3.6 s at 1,000×).
+        let trace = try insertingTrace(seconds: 3600)
         let started = Date()
         let (outcome, wasReady) = try interrupt(
             ["replay", "--db", db, "--trace", trace, "--latency", "fixed:20", "--keep-inserts"], with: signal
@@ -373,7 +375,7 @@ struct BadInputProcessTests {
 
     @Test func aSeedSucceedsWhileAReplayWithInsertEventsRuns() throws {
         let db = try seeded(count: 500)
-        let trace = try insertingTrace(seconds: 600)
+        let trace = try insertingTrace(seconds: 3600)  // still replaying after 1 s (see above)
         let (replay, out, err) = try feedsim.prepare(["replay", "--db", db, "--trace", trace, "--latency", "fixed:20", "--keep-inserts"])
         try replay.run()
         Thread.sleep(forTimeInterval: 1)
@@ -387,7 +389,7 @@ struct BadInputProcessTests {
         #expect(seed.status == 0, "\(seed.stderr)")
         #expect(seconds < 5, "the seed did not wait for a lock the replay held")
         #expect(replayed.status == 0, "\(replayed.stderr)")
-        #expect(try itemCount(db) == 500 + 100 + 599 * 10)
+        #expect(try itemCount(db) == 500 + 100 + 3599 * 10)  // an insert of 10 each whole second after 0
     }
 
     // MARK: Load
