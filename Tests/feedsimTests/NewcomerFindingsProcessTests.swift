@@ -374,7 +374,7 @@ struct NewcomerFindingsProcessTests {
             ])
         let folder = try feedsim.run(["page", "--source", dead, "--convention", directory.path])
         #expect(folder.status == 1)
-        #expect(folder.stderrLines == ["feedsim page: --convention \(directory.path): is a directory, not a convention file"])
+        #expect(folder.stderrLines == ["feedsim page: --convention \(directory.path): is a directory, not a file"])
         let usage: [([String], String)] = [
             (["--source", "http://127.0.0.1:70000"], "--source: port 70000 is outside 1...65535"),
             (["--source", "http://"], "--source: 'http://' is not a URL with a host (no spaces; %20 for one)"),

@@ -98,15 +98,11 @@ public struct Convention: Sendable, Codable, Equatable {
             throw ConventionError(
                 "--convention: '\(nameOrPath)' is neither a preset (\(presetNames.joined(separator: ", "))) nor a file")
         }
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: nameOrPath, isDirectory: &isDirectory), isDirectory.boolValue {
-            throw ConventionError("--convention \(nameOrPath): is a directory, not a convention file")
-        }
         let data: Data
         do {
-            data = try Data(contentsOf: URL(fileURLWithPath: nameOrPath))
+            data = try InputFile.read(nameOrPath, maximumBytes: 1 << 20)  // a directory, a device, too large: one line
         } catch {
-            throw ConventionError("--convention \(nameOrPath): cannot be read (\(String(cString: strerror(errno))))")
+            throw ConventionError("--convention \(error)")
         }
         let convention: Convention
         do {

@@ -56,7 +56,7 @@ let benchHTTPCommand = Command(
         // measured seconds later, and the median round is the figure: this machine's speed drifts
         // (wrk's best and worst rounds of one run were 13,653 and 9,405 req/s), and pairing each
         // side's best round, as a first version did, paired moments up to a minute apart.
-        var results: [(feedsim: HTTPBenchmark.Side, load: LoadReport, wrk: HTTPBenchmark.Side)] = []
+        var measured: [(report: HTTPBenchmark.Report, load: LoadReport)] = []
         for round in 1...rounds {
             if standardErrorIsTerminal { printError("bench http: round \(round) of \(rounds): FeedSim sessions…") }
             let serverCPUAtStart = server.workerCPUSeconds
@@ -70,17 +70,16 @@ let benchHTTPCommand = Command(
                     "-t", String(workers), "-c", String(connections), "-d", "\(Int(seconds.rounded(.up)))s", "-s", script, source,
                 ])
             wrkSide.serverCPUSeconds = server.workerCPUSeconds - serverCPUAfterFeedSim
-            results.append((feedsim, load, wrkSide))
+            let report = HTTPBenchmark.Report(
+                connections: connections, pageSize: configuration.pageSize, urls: urls.count, feedsim: feedsim, wrk: wrkSide)
+            measured.append((report, load))
         }
-        func ratio(_ result: (feedsim: HTTPBenchmark.Side, load: LoadReport, wrk: HTTPBenchmark.Side)) -> Double {
-            result.wrk.requestsPerSecond > 0 ? result.feedsim.requestsPerSecond / result.wrk.requestsPerSecond : 0
-        }
-        let roundRates = results.map { ($0.feedsim.requestsPerSecond, $0.wrk.requestsPerSecond) }
-        let (feedsim, load, wrkSide) = results.sorted { ratio($0) < ratio($1) }[(results.count - 1) / 2]
-        var report = HTTPBenchmark.Report(
-            connections: connections, pageSize: configuration.pageSize, urls: urls.count, feedsim: feedsim, wrk: wrkSide)
+        let median = measured.sorted { $0.report.ratio < $1.report.ratio }[(measured.count - 1) / 2]
+        var report = median.report
+        let load = median.load
         report.roundRequestsPerSecond = HTTPBenchmark.RoundRates(
-            feedsim: roundRates.map(\.0), wrk: roundRates.map(\.1))
+            feedsim: measured.map(\.report.feedsim.requestsPerSecond), wrk: measured.map(\.report.wrk.requestsPerSecond))
+        let (feedsim, wrkSide) = (report.feedsim, report.wrk)
         if arguments.flag("--json") {
             print(try StoreCommandSupport.json(report))
             return 0
@@ -97,9 +96,9 @@ let benchHTTPCommand = Command(
                 line("wrk", wrkSide),
                 String(format: "ratio     %.3f", report.ratio) + (report.withinTarget ? "  within target" : "  BELOW TARGET")
                     + " (median of \(rounds) rounds' ratios: "
-                    + results.map { String(format: "%.3f", ratio($0)) }.joined(separator: " ") + "; req/s by round: feedsim "
-                    + roundRates.map { String(format: "%.0f", $0.0) }.joined(separator: " ") + ", wrk "
-                    + roundRates.map { String(format: "%.0f", $0.1) }.joined(separator: " ") + ")",
+                    + measured.map { String(format: "%.3f", $0.report.ratio) }.joined(separator: " ") + "; req/s by round: feedsim "
+                    + measured.map { String(format: "%.0f", $0.report.feedsim.requestsPerSecond) }.joined(separator: " ") + ", wrk "
+                    + measured.map { String(format: "%.0f", $0.report.wrk.requestsPerSecond) }.joined(separator: " ") + ")",
                 "FeedSim's side: feedsim load --source pagination sessions (\(connections) sessions of \(configuration.pagesPerSession) "
                     + "pages on \(workers) workers, one libcurl multi handle each; \(load.sessions.completed) sessions completed, "
                     + "\(load.consistency.duplicates) duplicates, \(load.consistency.skips) skips against the served database); "
