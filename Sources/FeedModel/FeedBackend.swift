@@ -124,6 +124,28 @@ public protocol SessionScopedBackend: AnyObject {
     func sessionEnded()
 }
 
+/// What a connector's connections have found wrong in a service's answers so far, over all of
+/// them: an HTTP feed API's problems (a non-2xx status, a timeout, malformed JSON, an item out of
+/// order or seen twice, …) and the requests they were found in. The load tester's `api_problems`
+/// threshold is measured on it, during the run (`--abort-on-fail`) and at its end.
+public struct AnswerTally: Sendable, Equatable {
+    /// Problems found, each once.
+    public var problems: Int
+    /// Requests made.
+    public var requests: Int
+
+    public init(problems: Int, requests: Int) {
+        self.problems = problems
+        self.requests = requests
+    }
+}
+
+/// A connector whose connections check a service's answers (``AnswerTally``).
+public protocol AnswerAuditing: Sendable {
+    /// The tally so far; safe to read from any thread while the connections work.
+    var answerTally: AnswerTally { get }
+}
+
 /// Opens connections to one feed of a backend: the load tester runs sessions and writers on
 /// threads of their own and opens one connection for each (a ``FeedBackend`` belongs to one thread
 /// at a time), and one ``GroundTruthReader`` per session thread for its consistency checks.

@@ -100,6 +100,40 @@ import Testing
         #expect(merged.settings.segment == nil && merged.settings.workers == 6 && merged.settings.iterations == 30)
     }
 
+    /// Three segments of a load against an HTTP API: their source sections add up (requests 10 +
+    /// 20 + 30, problems 1 + 0 + 4 of two kinds, versions by name), the examples keep segment order,
+    /// skips count as checked only when every segment checked them, and `api_problems` is measured
+    /// again on the sum: 5 problems (each segment alone was under 5), 5 / 60 per request.
+    @Test func theSourceSectionsOfSegmentsAddUpAndApiProblemsIsMeasuredOnTheSum() throws {
+        var parts: [(name: String, report: LoadReport)] = []
+        let problems: [[String: Int]] = [["out_of_order": 1], [:], ["out_of_order": 3, "http_status": 1]]
+        for index in 1...3 {
+            var configuration = Self.configuration(segment: LoadSegment(index: index, count: 3))
+            configuration.thresholds = [try LoadThreshold.parse("api_problems<5"), try LoadThreshold.parse("api_problems.rate<0.08")]
+            var counts = SessionCounts()
+            counts.started = 1
+            var report = LoadReport(
+                configuration: configuration, counts: counts, metrics: LoadMetrics(), elapsed: .seconds(1), stoppedEarly: false,
+                answers: AnswerTally(problems: problems[index - 1].values.reduce(0, +), requests: 10 * index))
+            report.source = LoadReport.SourceProblems(
+                url: "http://127.0.0.1:1/items", convention: "stripe", requests: 10 * index,
+                httpVersions: index == 3 ? ["1.1": 20, "2": 10] : ["1.1": 10 * index], problems: problems[index - 1],
+                examples: (0..<problems[index - 1].values.reduce(0, +)).map { "s\(index) e\($0)" }, skipsChecked: index != 2)
+            // Alone: 1, 0 and 4 problems (< 5); 1 / 10 = 0.1 and 4 / 30 ≈ 0.133 per request fail < 0.08, 0 / 20 passes.
+            #expect(report.thresholds.map(\.passed) == [true, index == 2])
+            parts.append(("s\(index).json", try Self.roundTrip(report)))
+        }
+        let merged = try LoadReport.merge(parts)
+        let source = try #require(merged.source)
+        #expect(source.requests == 60)
+        #expect(source.httpVersions == ["1.1": 50, "2": 10])
+        #expect(source.problems == ["out_of_order": 4, "http_status": 1])
+        #expect(source.examples == ["s1 e0", "s3 e0", "s3 e1", "s3 e2", "s3 e3"])
+        #expect(!source.skipsChecked)
+        #expect(merged.thresholds.map(\.value) == [5, LoadReport.round(5.0 / 60, 6)])
+        #expect(merged.thresholds.map(\.passed) == [false, false])
+    }
+
     /// A cumulative snapshot at `seconds`: `pages` pages, an `after` query per entry of `afterMs`,
     /// one finished replay per entry of `blank` (with the same entry of `ttfcMs`), `started` sessions.
     static func snapshot(

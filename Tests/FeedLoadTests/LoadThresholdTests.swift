@@ -1,4 +1,5 @@
 import Foundation
+import FeedModel
 import Testing
 
 @testable import FeedLoad
@@ -30,6 +31,8 @@ import Testing
         ("ttfc.p0<1e3", .ttfc, .percentile(0), .less, 1000),
         ("dropped_iterations<1", .droppedIterations, .count, .less, 1),
         ("dropped_iterations.rate<0.5", .droppedIterations, .rate, .less, 0.5),
+        ("api_problems==0", .apiProblems, .count, .equal, 0),
+        ("api_problems.rate<0.01", .apiProblems, .rate, .less, 0.01),
         ("  consistency.count == 0  ", .consistency, .count, .equal, 0),
     ])
     func expressionsParseIntoMetricAggregateOperatorAndLimit(
@@ -64,6 +67,8 @@ import Testing
         ("blank.rate<1", "blank has no aggregate 'rate'"),
         ("ttfc.rate<1", "ttfc has no aggregate 'rate'"),
         ("dropped_iterations.avg<1", "dropped_iterations has no aggregate 'avg'"),
+        ("api_problems.p99<1", "api_problems has no aggregate 'p99'"),
+        ("api_problems.rate<1%", "'%' applies to fractions"),
         ("after<50ms", "after needs an aggregate"),
         ("blank<0.05", "blank needs an aggregate"),
         ("after.p99<50 ms x", "'50 ms x' is not a number"),
@@ -127,6 +132,21 @@ import Testing
         #expect(abs(value - expected) <= expected * LatencyHistogram.relativeError + 1e-6, "\(text): \(value)")
         #expect(result.passed == passes, "\(text): \(value)")
         #expect(result.expression == text)
+    }
+
+    /// `api_problems` on an HTTP API's tally: 3 problems in 40 requests are a count of 3 and a rate
+    /// of 3 / 40 = 0.075 per request; a run over a database has no tally, so no samples.
+    @Test func apiProblemsAreMeasuredOnTheSourcesTally() throws {
+        var inputs = metrics()
+        #expect(try T.parse("api_problems==0").evaluate(inputs).value == nil)
+        inputs.answers = AnswerTally(problems: 3, requests: 40)
+        let count = try T.parse("api_problems==0").evaluate(inputs)
+        #expect(count.value == 3 && !count.passed && count.unit == "count")
+        let rate = try T.parse("api_problems.rate<0.1").evaluate(inputs)
+        #expect(rate.value == 0.075 && rate.passed && rate.unit == "per_request")
+        #expect(rate.line == "✓ api_problems.rate<0.1  api_problems.rate = 0.0750")
+        inputs.answers = AnswerTally(problems: 0, requests: 0)
+        #expect(try T.parse("api_problems.rate<0.1").evaluate(inputs).value == nil)
     }
 
     @Test func aThresholdOnAMetricWithoutSamplesPassesWithNoValueAsInK6() throws {

@@ -174,6 +174,49 @@ import Testing
         #expect(versions.keys.sorted() == ["1.1"])
     }
 
+    /// The fixture server (`Tests/Fixtures/convention_server.py`, 23 items, ids 123…101 in feed
+    /// order) in `swap-order` mode: every page asked with a cursor has its first two items swapped.
+    /// A pagination session in pages of 5 with one Init page asks 5 pages: 123–119 (in order), then
+    /// 117 118 116 115 114, 112 113 111 110 109, 107 108 106 105 104, 102 103 101 (has_more false),
+    /// and 118, 113, 108 and 103 are each out of order: 4 problems in 5 requests. Three sessions:
+    /// 12 problems in 15 requests, so `api_problems==0` fails with 12, `api_problems.count==12`
+    /// passes, and `api_problems.rate<0.8` fails at exactly 12 / 15 = 0.8; exit 99, as any breach.
+    @Test func apiProblemsThresholdsMeasureWhatTheChecksFoundInTheAnswers() throws {
+        let python = try #require(
+            (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":").map { "\($0)/python3" }
+                .first { FileManager.default.isExecutableFile(atPath: $0) }, "python3 on the PATH")
+        let server = try ChildProcess(python, [
+            RealData.packageFile("Tests/Fixtures/convention_server.py").path, "--data",
+            RealData.packageFile("Tests/Fixtures/convention-items.json").path, "--convention", "stripe", "--mode",
+            "swap-order", "--port", "0",
+        ])
+        defer {
+            server.send(SIGTERM)
+            _ = server.wait()
+        }
+        let port = try #require(server.waitForLine(startingWith: "port ")?.dropFirst(5), "\(server.standardError)")
+        let load = try process.run([
+            "load", "--source", "http://127.0.0.1:\(port)/items", "--convention", "stripe", "--session", "pagination",
+            "--iterations", "3", "--sessions", "1", "--workers", "1", "--time-scale", "max", "--page-size", "5",
+            "--initial-pages", "1", "--threshold", "api_problems==0", "--threshold", "api_problems.count==12",
+            "--threshold", "api_problems.rate<0.8", "--json",
+        ])
+        #expect(load.status == 99, "\(load.stderr)")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(load.stdout.utf8)) as? [String: Any])
+        let thresholds = try #require(report["thresholds"] as? [[String: Any]])
+        #expect(thresholds.map { $0["passed"] as? Bool } == [false, true, false])
+        #expect(thresholds.map { $0["value"] as? Double } == [12, 12, 0.8])
+        #expect(thresholds.map { $0["unit"] as? String } == ["count", "count", "per_request"])
+        let source = try #require(report["source"] as? [String: Any])
+        #expect(source["problems"] as? [String: Int] == ["out_of_order": 12])
+        #expect(source["requests"] as? Int == 15)
+
+        // On a database there are no answers to check: bad usage, before anything runs.
+        let onDatabase = try process.run(["load", "--db", path("none.sqlite"), "--threshold", "api_problems==0"])
+        #expect(onDatabase.status == 64)
+        #expect(onDatabase.stderrLines.count == 1 && onDatabase.stderr.contains("it needs --source"), "\(onDatabase.stderr)")
+    }
+
     @Test(arguments: [
         (["--convention", "stripe", "--writers", "1"], "--writers: the 'stripe' convention has no insert request"),
         (["--writers", "1", "--write-mix", "insert=1,update=1"], "--write-mix: an HTTP feed API has no update request"),

@@ -10,7 +10,7 @@ import Synchronization
 /// read it independently and find skipped items; without it the largest id is read from the API's
 /// newest page and a walk's span is not read at all, so duplicates are counted and skips are not
 /// (``checksSkips``).
-public final class HTTPSourceConnector: FeedBackendConnector, WorkerIOProviding, @unchecked Sendable {  // `created` is guarded by `lock`; the rest is immutable
+public final class HTTPSourceConnector: FeedBackendConnector, WorkerIOProviding, AnswerAuditing, @unchecked Sendable {  // `created` is guarded by `lock`; the rest is immutable
     public let source: String
     public let convention: Convention
     public let feed: String
@@ -21,6 +21,13 @@ public final class HTTPSourceConnector: FeedBackendConnector, WorkerIOProviding,
     public let truth: (any FeedBackendConnector)?
     private var created: [HTTPFeedBackend] = []
     private let lock = NSLock()
+    /// What every backend of ``connect()`` and ``connectWriter()`` records, counted as it happens.
+    private let tally = SourceTally()
+
+    /// Problems found and requests made by this connector's backends so far, from any thread.
+    public var answerTally: AnswerTally {
+        AnswerTally(problems: tally.problems.load(ordering: .relaxed), requests: tally.requests.load(ordering: .relaxed))
+    }
 
     /// - Throws: ``ConventionError`` for a malformed URL or convention, ``HTTPClientError`` for a bad header.
     public init(
@@ -55,6 +62,7 @@ public final class HTTPSourceConnector: FeedBackendConnector, WorkerIOProviding,
     /// its replay's gap check.
     public func connect() throws -> any FeedBackend {
         let backend = try makeBackend(truth: try truth?.connect())
+        backend.audit.tally = tally
         lock.withLock { created.append(backend) }
         return backend
     }
@@ -64,6 +72,7 @@ public final class HTTPSourceConnector: FeedBackendConnector, WorkerIOProviding,
     public func connectWriter() throws -> any FeedBackend {
         let backend = try makeBackend(truth: try truth?.connect())
         backend.headLock = headLock
+        backend.audit.tally = tally
         lock.withLock { created.append(backend) }
         return backend
     }

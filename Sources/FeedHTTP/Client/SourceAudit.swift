@@ -1,3 +1,13 @@
+import Synchronization
+
+/// Problems and requests counted across threads: the audits of one connector's backends add to
+/// one of these as they record (``HTTPSourceConnector``'s ``FeedModel/AnswerTally``), so a running
+/// load can read the total without touching the audits, which belong to their threads.
+final class SourceTally: Sendable {
+    let problems = Atomic<Int>(0)
+    let requests = Atomic<Int>(0)
+}
+
 /// What an HTTP feed API returned wrong, counted by kind with the first examples' URLs, and the
 /// time each request took.
 public struct SourceAudit: Sendable, Equatable {
@@ -44,18 +54,28 @@ public struct SourceAudit: Sendable, Equatable {
     /// HTTP versions seen, with counts.
     public private(set) var httpVersions: [String: Int] = [:]
 
+    /// Where the records are counted too, when the audit is one of a connector's backends'.
+    var tally: SourceTally?
+
     public init() {}
+
+    /// Equal counts, examples, request times and versions (the tally is not compared).
+    public static func == (a: SourceAudit, b: SourceAudit) -> Bool {
+        a.counts == b.counts && a.examples == b.examples && a.requestMs == b.requestMs && a.httpVersions == b.httpVersions
+    }
 
     /// Total problems.
     public var problemCount: Int { counts.values.reduce(0, +) }
 
     public mutating func record(_ problem: Problem, url: String, _ detail: String) {
         counts[problem, default: 0] += 1
+        tally?.problems.add(1, ordering: .relaxed)
         if examples.count < Self.exampleLimit { examples.append(Example(problem: problem, url: url, detail: detail)) }
     }
 
     mutating func recordRequest(ms: Double, version: String?) {
         requestMs.append(ms)
+        tally?.requests.add(1, ordering: .relaxed)
         if let version { httpVersions[version, default: 0] += 1 }
     }
 

@@ -1,3 +1,4 @@
+import FeedModel
 import Foundation
 
 /// Why load reports cannot be merged: not segments of one run, or not mergeable data.
@@ -116,6 +117,7 @@ extension LoadReport {
         merged.timeline = try mergeTimelines(reports)
         merged.stages = try mergeStages(reports)
         merged.droppedIterations = sum(\.droppedIterations)
+        merged.source = SourceProblems.merge(all.compactMap(\.source))
         // The run's thresholds measured again on the merged data (a segment's verdict is only its
         // own share's); an abort in any segment stays recorded.
         var metrics = LoadMetrics()
@@ -132,7 +134,8 @@ extension LoadReport {
         metrics.sessionsChecked = consistency.sessionsChecked
         metrics.consistency = ConsistencyCount(duplicates: consistency.duplicates, skips: consistency.skips)
         let inputs = ThresholdInputs(
-            metrics: metrics, droppedIterations: merged.droppedIterations, elapsedSeconds: merged.elapsedSeconds)
+            metrics: metrics, droppedIterations: merged.droppedIterations, elapsedSeconds: merged.elapsedSeconds,
+            answers: merged.source.map { AnswerTally(problems: $0.problems.values.reduce(0, +), requests: $0.requests) })
         merged.thresholds = try first.thresholds.map { result in
             do {
                 return try LoadThreshold.parse(result.expression).evaluate(inputs)

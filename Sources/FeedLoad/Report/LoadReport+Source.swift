@@ -30,6 +30,24 @@ extension LoadReport {
             self.skipsChecked = skipsChecked
         }
 
+        /// The segments' sections as one (`feedsim report merge`): requests, versions and problems
+        /// summed, the first ``mergedExamples`` examples in segment order, skips checked only if
+        /// every segment checked them; `nil` for none.
+        static func merge(_ sections: [SourceProblems]) -> SourceProblems? {
+            guard var merged = sections.first else { return nil }
+            for other in sections.dropFirst() {
+                merged.requests += other.requests
+                merged.httpVersions.merge(other.httpVersions, uniquingKeysWith: +)
+                merged.problems.merge(other.problems, uniquingKeysWith: +)
+                merged.skipsChecked = merged.skipsChecked && other.skipsChecked
+            }
+            merged.examples = Array(sections.flatMap(\.examples).prefix(mergedExamples))
+            return merged
+        }
+
+        /// Examples a merged section keeps: as many as one run's audit keeps.
+        static let mergedExamples = 20
+
         /// Examples the text report shows (the JSON report has them all).
         static let textExamples = 3
 

@@ -1,3 +1,4 @@
+import FeedModel
 import Foundation
 
 /// The outcome of a load run: sessions, throughput, latency per query kind, errors, busy waits
@@ -145,7 +146,7 @@ public struct LoadReport: Codable, Sendable {
 
     public init(
         configuration: LoadConfiguration, counts: SessionCounts, metrics: LoadMetrics, elapsed: Duration,
-        stoppedEarly: Bool
+        stoppedEarly: Bool, answers: AnswerTally? = nil
     ) {
         let (model, sessions, rate): (String, Int, Double?) =
             switch configuration.model {
@@ -175,7 +176,8 @@ public struct LoadReport: Codable, Sendable {
             let share = configuration.segment.map { $0.sessions(ofIterations: iterations) } ?? iterations
             iterationsNotStarted = counts.started < share ? share - counts.started : nil
         }
-        let inputs = ThresholdInputs(metrics: metrics, droppedIterations: counts.dropped, elapsedSeconds: seconds)
+        let inputs = ThresholdInputs(
+            metrics: metrics, droppedIterations: counts.dropped, elapsedSeconds: seconds, answers: answers)
         thresholds = configuration.thresholds.map { $0.evaluate(inputs) }
         pages = metrics.pages
         pagesPerSecond = Self.round(seconds > 0 ? Double(metrics.pages) / seconds : 0, 1)

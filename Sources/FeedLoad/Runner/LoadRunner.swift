@@ -165,7 +165,8 @@ public final class LoadRunner: Sendable {
         let boundaries = stages.map { ramp in ramp.stages.indices.map { ramp.bounds(ofStage: $0).end } } ?? []
         let sampler = TimelineSampler(boundaries: boundaries)
         let monitor = ThresholdMonitor(
-            thresholds: configuration.abortOnFail ? configuration.thresholds : [], stop: stop)
+            thresholds: configuration.abortOnFail ? configuration.thresholds : [], stop: stop,
+            answers: connector as? any AnswerAuditing)
         let (scheduler, writers) = (scheduler, writers)
         sampler.start({ (scheduler.progress(), writers?.metrics()) }, onSample: { monitor.check($0) })
         let result = scheduler.run()
@@ -178,7 +179,7 @@ public final class LoadRunner: Sendable {
         if let writerMetrics { metrics.merge(writerMetrics) }
         var report = LoadReport(
             configuration: configuration, counts: result.counts, metrics: metrics, elapsed: result.elapsed,
-            stoppedEarly: stop.isSet && result.startFailure == nil)
+            stoppedEarly: stop.isSet && result.startFailure == nil, answers: (connector as? any AnswerAuditing)?.answerTally)
         report.startFailure = result.startFailure
         report.timeline = timeline
         report.stages = LoadStageReport.stages(samples: samples, stages: stages, perSecond: perSecond)

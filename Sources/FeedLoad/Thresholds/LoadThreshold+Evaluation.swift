@@ -1,3 +1,4 @@
+import FeedModel
 import Foundation
 
 /// One threshold checked against a run: the measured value beside the limit, and whether it held.
@@ -9,7 +10,7 @@ public struct ThresholdResult: Codable, Hashable, Sendable {
     /// `p99`, `avg`, `count`, `rate`, …
     public var aggregate: String
     public var op: String
-    /// The limit and the measured value in ``unit``: `ms`, `fraction`, `count` or `per_second`.
+    /// The limit and the measured value in ``unit``: `ms`, `fraction`, `count`, `per_second` or `per_request`.
     public var limit: Double
     public var unit: String
     /// `nil` when the metric has no samples (the threshold then passes, as in k6).
@@ -43,7 +44,7 @@ public struct ThresholdResult: Codable, Hashable, Sendable {
         switch unit {
         // Rounded to 0.1 µs first, as the report's latency table, so both print the same digits.
         case "ms": return LoadReport.fixed(LoadReport.round(value, 4), 3) + " ms"
-        case "fraction": return LoadReport.fixed(value, 4)
+        case "fraction", "per_request": return LoadReport.fixed(value, 4)
         case "per_second": return LoadReport.fixed(value, 2) + "/s"
         default: return value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : LoadReport.fixed(value, 3)
         }
@@ -56,11 +57,14 @@ public struct ThresholdInputs: Sendable {
     public var metrics: LoadMetrics
     public var droppedIterations: Int
     public var elapsedSeconds: Double
+    /// What the checks found in an HTTP feed API's answers (`--source`); `nil` for a database.
+    public var answers: AnswerTally?
 
-    public init(metrics: LoadMetrics, droppedIterations: Int, elapsedSeconds: Double) {
+    public init(metrics: LoadMetrics, droppedIterations: Int, elapsedSeconds: Double, answers: AnswerTally? = nil) {
         self.metrics = metrics
         self.droppedIterations = droppedIterations
         self.elapsedSeconds = elapsedSeconds
+        self.answers = answers
     }
 }
 
@@ -106,6 +110,10 @@ extension LoadThreshold {
         case .droppedIterations:
             if aggregate == .count { return Double(inputs.droppedIterations) }
             return inputs.elapsedSeconds > 0 ? Double(inputs.droppedIterations) / inputs.elapsedSeconds : nil
+        case .apiProblems:
+            guard let answers = inputs.answers else { return nil }
+            if aggregate == .count { return Double(answers.problems) }
+            return answers.requests > 0 ? Double(answers.problems) / Double(answers.requests) : nil
         }
     }
 

@@ -21,13 +21,14 @@ import Foundation
 /// | `errors` | failed queries | rate (failed / all queries, 0...1), count |
 /// | `consistency` | duplicates + skips over every walk checked | count (the default) |
 /// | `dropped_iterations` | open-model arrivals that found no free slot (k6's name) | count (the default), rate (per s) |
+/// | `api_problems` | what the checks found wrong in an HTTP feed API's answers (`--source`; the report's "API problems") | count (the default), rate (problems / requests) |
 ///
 /// A threshold on a metric without samples (no `before` page was ever asked for) passes and is
 /// shown as having no data, as k6 skips a threshold whose sink is empty (`Threshold.runNoTaint`).
 public struct LoadThreshold: Hashable, Sendable, CustomStringConvertible {
     public enum Metric: Hashable, Sendable {
         case query(QueryKind)
-        case pages, ttfc, blank, errors, consistency, droppedIterations
+        case pages, ttfc, blank, errors, consistency, droppedIterations, apiProblems
 
         /// The name used in expressions and reports.
         public var name: String {
@@ -39,18 +40,19 @@ public struct LoadThreshold: Hashable, Sendable, CustomStringConvertible {
             case .errors: "errors"
             case .consistency: "consistency"
             case .droppedIterations: "dropped_iterations"
+            case .apiProblems: "api_problems"
             }
         }
 
         /// Every metric, in the order `--help` lists them.
         public static let all: [Metric] =
-            QueryKind.allCases.map { .query($0) } + [.pages, .ttfc, .blank, .errors, .consistency, .droppedIterations]
+            QueryKind.allCases.map { .query($0) } + [.pages, .ttfc, .blank, .errors, .consistency, .droppedIterations, .apiProblems]
 
         /// Whether its values are times (milliseconds), which take `ms`, `s`, `us`.
         var isTime: Bool {
             switch self {
             case .query, .pages, .ttfc: true
-            case .blank, .errors, .consistency, .droppedIterations: false
+            case .blank, .errors, .consistency, .droppedIterations, .apiProblems: false
             }
         }
 
@@ -62,6 +64,7 @@ public struct LoadThreshold: Hashable, Sendable, CustomStringConvertible {
             case .errors: ["rate", "count"]
             case .consistency: ["count"]
             case .droppedIterations: ["count", "rate"]
+            case .apiProblems: ["count", "rate"]
             }
         }
 
@@ -76,13 +79,15 @@ public struct LoadThreshold: Hashable, Sendable, CustomStringConvertible {
             case (.consistency, _): false
             case (.droppedIterations, .count), (.droppedIterations, .rate): true
             case (.droppedIterations, _): false
+            case (.apiProblems, .count), (.apiProblems, .rate): true
+            case (.apiProblems, _): false
             }
         }
 
         /// The aggregate an expression without one means: the counters' count.
         var defaultAggregate: Aggregate? {
             switch self {
-            case .consistency, .droppedIterations: .count
+            case .consistency, .droppedIterations, .apiProblems: .count
             case .query, .pages, .ttfc, .blank, .errors: nil
             }
         }
@@ -141,11 +146,16 @@ public struct LoadThreshold: Hashable, Sendable, CustomStringConvertible {
 
     public var description: String { expression }
 
-    /// The unit of measured values and of ``limit``: `ms`, `fraction`, `count` or `per_second`.
+    /// The unit of measured values and of ``limit``: `ms`, `fraction`, `count`, `per_second` or `per_request`.
     public var unit: String {
         switch aggregate {
         case .count: return "count"
-        case .rate: return metric == .errors ? "fraction" : "per_second"
+        case .rate:
+            switch metric {
+            case .errors: return "fraction"
+            case .apiProblems: return "per_request"  // a page can have several problems: above 1 is possible
+            default: return "per_second"
+            }
         case .percentile, .avg, .min, .max: return metric.isTime ? "ms" : "fraction"
         }
     }

@@ -1,3 +1,4 @@
+import FeedModel
 import Synchronization
 
 /// Why a run was stopped early by `--abort-on-fail`: the first threshold found breached.
@@ -18,9 +19,13 @@ final class ThresholdMonitor: Sendable {
     private let stop: StopSignal
     private let abort = Mutex<ThresholdAbort?>(nil)
 
-    init(thresholds: [LoadThreshold], stop: StopSignal) {
+    /// The HTTP feed API's problems so far (`--source`), for `api_problems`.
+    private let answers: (any AnswerAuditing)?
+
+    init(thresholds: [LoadThreshold], stop: StopSignal, answers: (any AnswerAuditing)? = nil) {
         self.thresholds = thresholds
         self.stop = stop
+        self.answers = answers
     }
 
     /// The breach that stopped the run, if one did.
@@ -32,7 +37,8 @@ final class ThresholdMonitor: Sendable {
         var metrics = sample.0.metrics
         if let writers = sample.1 { metrics.merge(writers) }
         let inputs = ThresholdInputs(
-            metrics: metrics, droppedIterations: sample.0.counts.dropped, elapsedSeconds: sample.0.elapsed.seconds)
+            metrics: metrics, droppedIterations: sample.0.counts.dropped, elapsedSeconds: sample.0.elapsed.seconds,
+            answers: answers?.answerTally)
         for threshold in thresholds {
             let result = threshold.evaluate(inputs)
             guard !result.passed else { continue }

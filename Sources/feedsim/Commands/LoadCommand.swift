@@ -37,7 +37,7 @@ let loadCommand = Command(
         OptionSpec(
             "--threshold", .repeated, "EXPR",
             help: "Pass/fail criterion, k6 syntax METRIC.AGGREGATE OP VALUE[UNIT]; repeat for more: after.p99<50ms, "
-                + "rows.p95<20ms, errors.rate<0.01, blank.p95<0.05, ttfc.p95<1s, consistency==0. Metrics: "
+                + "rows.p95<20ms, errors.rate<0.01, blank.p95<0.05, ttfc.p95<1s, consistency==0, api_problems==0 (--source). Metrics: "
                 + LoadThreshold.Metric.all.map(\.name).joined(separator: ", ")
                 + "; aggregates p(N)/pN, med, avg, min, max, count, rate; operators < <= > >= == !=; units ms, s, us, %. "
                 + "Any breach exits 99."),
@@ -264,6 +264,9 @@ enum LoadCommandSupport {
             do { return try LoadThreshold.parse(text) } catch {
                 throw UsageError("--threshold \(error)", showsUsage: false)
             }
+        }
+        if arguments.value("--source") == nil, let api = thresholds.first(where: { $0.metric == .apiProblems }) {
+            throw UsageError("--threshold \(api.expression): api_problems counts an HTTP feed API's problems: it needs --source", showsUsage: false)
         }
         if arguments.flag("--abort-on-fail"), thresholds.isEmpty {
             throw UsageError("--abort-on-fail needs at least one --threshold", showsUsage: false)
