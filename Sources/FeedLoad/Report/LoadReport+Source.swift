@@ -54,7 +54,7 @@ extension LoadReport {
         /// Lines for the text report.
         public var textLines: [String] {
             let versions = httpVersions.keys.sorted().map { "HTTP/\($0) \(httpVersions[$0]!)" }.joined(separator: ", ")
-            var lines = ["http source \(url) (convention \(convention)): \(requests) requests" + (versions.isEmpty ? "" : " (\(versions))")]
+            var lines = ["http source \(url) (convention \(convention)): \(requests) \(requests == 1 ? "request" : "requests")" + (versions.isEmpty ? "" : " (\(versions))")]
             if !skipsChecked { lines.append("  skips not checked: give --truth-db (the database behind the API) to find skipped items") }
             let total = problems.values.reduce(0, +)
             lines.append("  API problems: " + (total == 0 ? "none" : "\(total)"))

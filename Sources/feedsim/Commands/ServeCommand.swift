@@ -87,7 +87,8 @@ let serveCommand = Command(
         stop.wait()
         printError("feedsim serve: stopping; finishing requests in flight")
         server.stop()
-        printError("feedsim serve: stopped after \(server.requestsReceived) requests")
+        let received = server.requestsReceived
+        printError("feedsim serve: stopped after \(received) \(received == 1 ? "request" : "requests")")
         withExtendedLifetime(sources) {}
         return 0
     }
