@@ -81,7 +81,11 @@ public final class HTTPSourceConnector: FeedBackendConnector, WorkerIOProviding,
 
     public func groundTruthReader(reuseUnchangedSpans: Bool) throws -> any GroundTruthReader {
         if let truth { return try truth.groundTruthReader(reuseUnchangedSpans: reuseUnchangedSpans) }
-        return APINewestGroundTruth(backend: try makeBackend())
+        // Its requests are the run's too: counted, and their problems reported, with the sessions'.
+        let backend = try makeBackend()
+        backend.audit.tally = tally
+        lock.withLock { created.append(backend) }
+        return APINewestGroundTruth(backend: backend)
     }
 
     /// One request for the newest page (a page of 1), on a backend of its own (not in the run's
@@ -116,13 +120,25 @@ public final class HTTPSourceConnector: FeedBackendConnector, WorkerIOProviding,
 /// land there), and no span (skips cannot be told without an independent listing).
 final class APINewestGroundTruth: GroundTruthReader {
     private let backend: HTTPFeedBackend
+    /// Requests for the newest page, the first included, before ``maxID()`` gives up (as
+    /// `page --walk` gives up after 3 failed requests in a row).
+    static let attempts = 3
 
     init(backend: HTTPFeedBackend) {
         self.backend = backend
     }
 
+    /// - Throws: the last request's ``HTTPSourceError`` when all ``attempts`` failed (each one is
+    ///   counted in the run's audit).
     func maxID() throws -> Int64 {
-        try backend.newest(limit: 100).items.map(\.id).max() ?? 0
+        var attempt = 1
+        while true {
+            do {
+                return try backend.newest(limit: 100).items.map(\.id).max() ?? 0
+            } catch is HTTPSourceError where attempt < Self.attempts {
+                attempt += 1
+            }
+        }
     }
 
     func spanIDs(newest: Cursor, oldest: Cursor, expected: Int) throws -> [Int64] { [] }

@@ -74,6 +74,9 @@ public final class ReplayLoadSession: LoadSession {
             replay = try ReplaySession(
                 trace: trace, layout: try layout.makeLayout(), layoutDescription: layout.summary, backend: backend,
                 options: options, axis: layout.scrollAxis)
+            // Frames back to back run far ahead of the wall clock: an answer on the wire (an HTTP
+            // API's) lands at its issue time plus its measured time, and the session waits for it.
+            if timeScale == nil { replay.deferredAnswersAtIssueTime = !clock.isVirtual }
         } catch {
             pool.give(connections)
             throw error
@@ -94,6 +97,8 @@ public final class ReplayLoadSession: LoadSession {
             backend.flush(into: &metrics)
         }
         while frames < Self.maxFramesPerStep {
+            // At --time-scale max, no frame runs while an answer is on the wire (``awaitsIO``).
+            if timeScale == nil, replay.awaitsDeferredAnswers { return .zero }
             let more = try replay.advanceFrame()
             frames += 1
             guard more else { return nil }
@@ -105,6 +110,11 @@ public final class ReplayLoadSession: LoadSession {
         }
         return .zero
     }
+
+    /// Whether, at `--time-scale max`, a request to an HTTP feed API is still on the wire: the
+    /// worker drives its I/O and runs other sessions meanwhile (a paced session's frames follow the
+    /// wall clock, and its answers land at the first frame after they arrive).
+    public var awaitsIO: Bool { timeScale == nil && replay.awaitsDeferredAnswers }
 
     /// Checks every walk against the store now, and counts the replay's violations. Only a replay
     /// that played its whole trace adds its blank area and time to first content: one cut short

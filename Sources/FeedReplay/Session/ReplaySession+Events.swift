@@ -75,10 +75,15 @@ extension ReplaySession {
     }
 
     /// Moves the answers of a ``DeferredReplayBackend`` that arrived since the last frame onto the
-    /// queue, due now plus their drawn latency.
+    /// queue, due now plus their drawn latency (or, with ``deferredAnswersAtIssueTime``, at their
+    /// issue time plus their time on the wire and the latency).
     func collectDeferred() {
-        var waiting: [(request: DeferredRequest, latency: Double)] = []
+        var waiting: [(request: DeferredRequest, latency: Double, issuedAt: Double)] = []
         for entry in deferred {
+            func due(_ elapsedMs: Double?) -> Double {
+                guard let charged = deferredAnswersAtIssueTime else { return now + entry.latency }
+                return max(now, entry.issuedAt + (charged ? elapsedMs ?? 0 : 0) + entry.latency)
+            }
             switch entry.request {
             case .page(let request, let answer):
                 guard let result = answer.poll() else {
@@ -86,8 +91,8 @@ extension ReplaySession {
                     continue
                 }
                 switch result {
-                case .success(let page): queue.push(.page(request, .success(page)), at: now + entry.latency)
-                case .failure(let error): queue.push(.page(request, .failure("\(error)")), at: now + entry.latency)
+                case .success(let page): queue.push(.page(request, .success(page)), at: due(answer.elapsedMs))
+                case .failure(let error): queue.push(.page(request, .failure("\(error)")), at: due(answer.elapsedMs))
                 }
             case .rows(let fetchID, let ids, let answer):
                 guard let result = answer.poll() else {
@@ -95,8 +100,8 @@ extension ReplaySession {
                     continue
                 }
                 switch result {
-                case .success(let batch): queue.push(.rows(fetchID: fetchID, ids: ids, batch), at: now + entry.latency)
-                case .failure: queue.push(.rowsFailed(fetchID: fetchID, ids: ids), at: now + entry.latency)
+                case .success(let batch): queue.push(.rows(fetchID: fetchID, ids: ids, batch), at: due(answer.elapsedMs))
+                case .failure: queue.push(.rowsFailed(fetchID: fetchID, ids: ids), at: due(answer.elapsedMs))
                 }
             }
         }
@@ -160,7 +165,7 @@ extension ReplaySession {
         case .success:
             // The answer lands after the query's own time (0 for simulated backends) and the drawn latency.
             if let answer = deferredBackend?.startPage(request) {
-                deferred.append((.page(request, answer), latency))
+                deferred.append((.page(request, answer), latency, now))
                 return
             }
             do {
@@ -202,7 +207,7 @@ extension ReplaySession {
                 queue.push(.rowsFailed(fetchID: fetch.id, ids: fetch.itemIDs), at: now + faults.timeoutMs)
             case .success:
                 if let answer = deferredBackend?.startRows(ids: fetch.itemIDs) {
-                    deferred.append((.rows(fetchID: fetch.id, ids: fetch.itemIDs, answer), delay))
+                    deferred.append((.rows(fetchID: fetch.id, ids: fetch.itemIDs, answer), delay, now))
                     continue
                 }
                 // A failed fetch (an HTTP API's 500, a dropped connection) is a failed batch, as an

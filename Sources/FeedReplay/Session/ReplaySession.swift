@@ -42,8 +42,18 @@ public final class ReplaySession {
     var rowLatencyRNG: SplitMix64
     var rowFaultRNG: SplitMix64
     var queue = EventQueue<Double, Completion>()
-    /// Requests on the wire of a ``DeferredReplayBackend``, in issue order, with the latency to add.
-    var deferred: [(request: DeferredRequest, latency: Double)] = []
+    /// Requests on the wire of a ``DeferredReplayBackend``, in issue order, with the latency to add
+    /// and the virtual time they were issued at.
+    var deferred: [(request: DeferredRequest, latency: Double, issuedAt: Double)] = []
+    /// How a ``DeferredReplayBackend``'s answers land on the virtual clock. `nil` (the default,
+    /// for frames paced by a wall clock): at the first frame that finds the answer arrived, plus
+    /// the drawn latency, its time on the wire having passed in wall time meanwhile. Set (a load
+    /// session at `--time-scale max`, whose frames run back to back, far ahead of the wall clock):
+    /// at its issue time plus, when the value is `true`, its own measured time on the wire (as a
+    /// synchronous backend's answer lands after ``ReplayBackend/lastCallMilliseconds``), plus the
+    /// drawn latency; the caller waits while ``awaitsDeferredAnswers`` before the next frame, so no
+    /// answer is late and none is left behind when the trace ends.
+    public var deferredAnswersAtIssueTime: Bool?
     var metrics: FrameMetrics
     var now = 0.0
     var frame = 0
@@ -268,6 +278,17 @@ public final class ReplaySession {
 
     /// Virtual time of the next frame, ms.
     public var nextFrameTime: Double { Double(frame) * 1000 / trace.header.refreshRate }
+
+    /// Whether a request of a ``DeferredReplayBackend`` is still on the wire (polling, on the
+    /// session's thread, the answers that arrived).
+    public var awaitsDeferredAnswers: Bool {
+        deferred.contains { entry in
+            switch entry.request {
+            case .page(_, let answer): answer.poll() == nil
+            case .rows(_, _, let answer): answer.poll() == nil
+            }
+        }
+    }
 
     /// The report so far (complete once ``advanceFrame()`` returned `false`).
     public var result: ReplayResult {
