@@ -230,6 +230,37 @@ import Testing
         return (server, port)
     }
 
+    /// Three segments of a pagination load against the fixture in `swap-order` (2 of the 6
+    /// sessions each; a session walking to the end finds 4 items out of order, see above): each
+    /// segment finds 8 problems and passes `api_problems.count<10`; merged, the run found 24, so
+    /// `report merge` fails it (exit 99, as `load`) and its text shows the summed source section.
+    @Test func reportMergeMeasuresApiProblemsOnTheWholeRunAndExits99WhenTheyBreach() throws {
+        let (server, port) = try Self.fixtureServer(mode: "swap-order")
+        defer {
+            server.send(SIGTERM)
+            _ = server.wait()
+        }
+        var parts: [String] = []
+        for segment in 1...3 {
+            let part = path("part-\(segment).json")
+            let load = try process.run([
+                "load", "--source", "http://127.0.0.1:\(port)/items", "--convention", "stripe", "--session", "pagination",
+                "--iterations", "6", "--sessions", "3", "--workers", "1", "--time-scale", "max", "--page-size", "5",
+                "--initial-pages", "1", "--threshold", "api_problems.count<10", "--segment", "\(segment)/3",
+                "--report", part,
+            ])
+            #expect(load.status == 0, "\(load.stderr)")
+            #expect(load.stdout.contains("✓ api_problems.count<10  api_problems.count = 8"), "\(load.stdout)")
+            parts.append(part)
+        }
+        let merge = try process.run(["report", "merge", path("merged.json")] + parts)
+        #expect(merge.status == 99)
+        #expect(merge.stderrLines == ["feedsim report merge: thresholds failed: api_problems.count<10"], "\(merge.stderr)")
+        #expect(merge.stdout.contains("✗ api_problems.count<10  api_problems.count = 24"), "\(merge.stdout)")
+        #expect(merge.stdout.contains("API problems: 24") && merge.stdout.contains("out_of_order: 24"), "\(merge.stdout)")
+        #expect(FileManager.default.fileExists(atPath: path("merged.json")))
+    }
+
     /// Replay sessions (the default) at `--time-scale max` run their frames far ahead of the wall
     /// clock: each waits for its answers on the wire, which land at their issue time plus their
     /// time on the wire. Before, a 5-s trace ended in microseconds with its Init page still on the

@@ -115,6 +115,8 @@ extension LoadReport {
                 "thresholds: " + (failed == 0 ? "all \(thresholds.count) passed" : "\(failed) of \(thresholds.count) failed"))
             for result in thresholds { lines.append("  " + result.line) }
         }
+        // An HTTP feed API's requests and what the checks found in its answers (`--source`).
+        if let source { lines += source.textLines }
         return lines.joined(separator: "\n") + "\n"
     }
 

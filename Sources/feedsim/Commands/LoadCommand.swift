@@ -126,7 +126,6 @@ let loadCommand = Command(
             try writeOutput(Data(page.utf8), to: path, option: "--html")
         }
         print(arguments.flag("--json") ? try report.json() : report.text, terminator: arguments.flag("--json") ? "\n" : "")
-        if !arguments.flag("--json"), let source = report.source { print(source.textLines.joined(separator: "\n")) }
         if let line = report.iterationsLine { printError("feedsim load: " + line) }
         // Ctrl-C or SIGTERM (k6's way): the run ended early, the summary and --report above cover
         // it; exit 128 + the signal (130, 143).

@@ -2,7 +2,8 @@ import FeedLoad
 import FeedModel
 import Foundation
 
-/// `feedsim report merge OUT IN...`: the load reports of a run's segments as one report.
+/// `feedsim report merge OUT IN...`: the load reports of a run's segments as one report. Exits 99
+/// when a threshold fails on the merged data (k6's code, as `load`), after writing OUT.
 let reportMergeCommand = Command(
     name: "report merge",
     summary: "Merge the JSON load reports of a run's segments (--segment I/N) into the whole run's report, exactly.",
@@ -40,6 +41,12 @@ let reportMergeCommand = Command(
         }
         try writeOutput(Data((try merged.json() + "\n").utf8), to: output, option: "OUT")
         print(arguments.flag("--json") ? try merged.json() : merged.text, terminator: arguments.flag("--json") ? "\n" : "")
+        // The whole run's verdict, as `load` gives a run's: thresholds measured on the merged data.
+        if !merged.thresholdsPassed {
+            let failed = merged.thresholds.filter { !$0.passed }.map(\.expression).joined(separator: ", ")
+            printError("feedsim report merge: thresholds failed: " + failed)
+            return 99
+        }
         return 0
     }
 )
