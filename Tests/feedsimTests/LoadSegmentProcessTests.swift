@@ -48,6 +48,18 @@ import Testing
         #expect((merged["sessions"] as? [String: Int])?["completed"] == 6)
         #expect((merged["settings"] as? [String: Any])?["segment"] == nil)
 
+        // 2 iterations cut into 3: sessions 0 and 1 go to segments 1 and 2, none to segment 3 (k mod 3
+        // = 2 never holds). Its run asks nothing of the database and is no failure: exit 0, a note.
+        let empty = try process.run([
+            "load", "--db", db, "--iterations", "2", "--time-scale", "max", "--sessions", "3", "--session", "pagination",
+            "--segment", "3/3",
+        ])
+        #expect(empty.status == 0)
+        #expect(
+            empty.stderrLines == [
+                "feedsim load: no session started: segment 3/3's share of the sessions is empty; nothing was asked of \(db)"
+            ], "\(empty.stderr)")
+
         // Another run's segment (another seed): one line naming the setting, exit 1, no file.
         let other = try process.run(load + ["--segment", "2/2", "--seed", "9", "--report", path("other.json")])
         #expect(other.status == 0)

@@ -76,4 +76,23 @@ import FeedStore
         #expect(LoadCommandSupport.outcome(of: report(pages: 10, busy: 2)) == (0, "some queries failed (SQLITE_BUSY 2); see errors in the report"))
         #expect(LoadCommandSupport.outcome(of: report(pages: 10, busy: 0)) == (0, nil))
     }
+
+    /// Exit 2 says why: 2 of 5 sessions failed on their errors (counted with the failed queries);
+    /// a walk that repeated and lost items, and the replays' violations, are named with counts.
+    @Test func exit2SaysWhichViolationsAndFailuresItCounts() {
+        var failed = report(pages: 10, busy: 2)
+        failed.sessions.started = 5
+        failed.sessions.failed = 2
+        #expect(
+            LoadCommandSupport.outcome(of: failed)
+                == (2, "some queries failed (SQLITE_BUSY 2); see errors in the report; "
+                    + "2 of 5 session(s) failed (errors above, and under `sessions`)"))
+        var dirty = report(pages: 10, busy: 0)
+        dirty.consistency.duplicates = 1
+        dirty.consistency.skips = 3
+        dirty.consistency.replayViolations = ["gap": 2, "duplicate_id": 1]
+        #expect(
+            LoadCommandSupport.outcome(of: dirty)
+                == (2, "the walks repeated 1 and lost 3 item(s); 3 replay violation(s)"))
+    }
 }

@@ -142,13 +142,20 @@ let loadCommand = Command(
 )
 
 enum LoadCommandSupport {
-    /// The exit status of a finished load and the line for stderr: 1 when no page was ever served
+    /// The exit status of a finished load and the line for stderr: 0 with a note when no session
+    /// started (an empty segment; 99 if a threshold still failed), 1 when no page was ever served
     /// (the sessions could not read the store: e.g. another process's exclusive lock) or when a
     /// query found the database damaged (`SQLITE_CORRUPT`, `SQLITE_NOTADB`, `SQLITE_IOERR`), a
     /// warning when some queries failed, 99 when a threshold was breached (k6's code), 2 for
     /// violations, else 0.
     static func outcome(of report: LoadReport) -> (status: Int32, stderr: String?) {
         let codes = report.errors.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+        // Nothing to serve: a segment whose share of --iterations is empty (3 iterations cut into
+        // 4), or an open model that saw no arrival. Not a failure of the backend.
+        if report.pages == 0, report.sessions.started == 0, report.errors.isEmpty, report.startFailure == nil {
+            let share = report.settings.segment.map { "segment \($0)'s share of the sessions is empty" } ?? "no session arrived"
+            return (report.thresholdsPassed ? 0 : 99, "no session started: \(share); nothing was asked of \(report.settings.db)")
+        }
         if report.pages == 0 {
             return (
                 1,
@@ -171,7 +178,19 @@ enum LoadCommandSupport {
             let failed = report.thresholds.filter { !$0.passed }.map(\.expression).joined(separator: ", ")
             return (99, (warning.map { $0 + "; " } ?? "") + "thresholds failed: " + failed)
         }
-        return (report.hasViolations ? 2 : 0, warning)
+        guard report.hasViolations else { return (0, warning) }
+        // Exit 2, and why: what the walks lost or repeated, the replays' violations, failed sessions.
+        let k = report.consistency
+        var why: [String] = []
+        if report.settings.pagination == .keyset, k.duplicates > 0 || k.skips > 0 {
+            why.append("the walks repeated \(k.duplicates) and lost \(k.skips) item(s)")
+        }
+        let violations = k.replayViolations.values.reduce(0, +)
+        if report.settings.pagination == .keyset, violations > 0 { why.append("\(violations) replay violation(s)") }
+        if report.sessions.failed > 0 {
+            why.append("\(report.sessions.failed) of \(report.sessions.started) session(s) failed (errors above, and under `sessions`)")
+        }
+        return (2, (warning.map { $0 + "; " } ?? "") + why.joined(separator: "; "))
     }
 
     /// `feedsim replay`'s options but latency and faults: a load's latency and failures are real.
