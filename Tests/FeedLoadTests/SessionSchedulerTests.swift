@@ -10,16 +10,21 @@ private final class CountingSession: LoadSession {
     let steps: Int
     let pause: Duration
     let failAt: Int?
+    /// Whether the failure is a query the session counts itself (as a backend's failed query is).
+    let countsFailure: Bool
     let live: LiveCounter
     var taken = 0
 
-    init(steps: Int, pause: Duration, failAt: Int? = nil, live: LiveCounter) {
+    init(steps: Int, pause: Duration, failAt: Int? = nil, countsFailure: Bool = false, live: LiveCounter) {
         self.steps = steps
         self.pause = pause
         self.failAt = failAt
+        self.countsFailure = countsFailure
         self.live = live
         live.enter()
     }
+
+    func hasCounted(_ error: any Error) -> Bool { countsFailure && error is Failure }
 
     struct Failure: Error, CustomStringConvertible {
         var description: String { "session failed on purpose" }
@@ -27,7 +32,10 @@ private final class CountingSession: LoadSession {
 
     func step(_ metrics: inout LoadMetrics) throws -> Duration? {
         taken += 1
-        if taken == failAt { throw Failure() }
+        if taken == failAt {
+            if countsFailure { metrics.recordError(Failure()) }
+            throw Failure()
+        }
         metrics.pages += 1
         return taken < steps ? pause : nil
     }
@@ -79,6 +87,21 @@ private final class LiveCounter: Sendable {
         #expect(result.metrics.errors == ["other": 1])
         #expect(result.metrics.notableSessions.map(\.error) == ["session failed on purpose"])
         #expect(result.metrics.notableSessions.map(\.session) == [0])
+    }
+
+    /// A session that ends on a failed query its backend counted already (a row fetch's HTTP 500)
+    /// is one failed session and one error, not two errors.
+    @Test func aFailureTheSessionCountedIsNotCountedAgain() {
+        let live = LiveCounter()
+        let scheduler = SessionScheduler(
+            model: .closed(sessions: 2), workers: 2, duration: .milliseconds(200), stop: StopSignal()
+        ) { index in
+            CountingSession(steps: 3, pause: .milliseconds(2), failAt: index == 0 ? 2 : nil, countsFailure: true, live: live)
+        }
+        let result = scheduler.run()
+        #expect(result.counts.failed == 1)
+        #expect(result.metrics.errors == ["other": 1])
+        #expect(result.metrics.notableSessions.map(\.error) == ["session failed on purpose"])
     }
 
     @Test func theOpenModelDropsArrivalsThatFindNoFreeSlot() {

@@ -19,6 +19,9 @@ public protocol LoadSession: AnyObject {
 
     /// See the extension's default.
     var awaitsIO: Bool { get }
+
+    /// See the extension's default.
+    func hasCounted(_ error: any Error) -> Bool
 }
 
 extension LoadSession {
@@ -26,6 +29,11 @@ extension LoadSession {
     /// ``FeedModel/WorkerIO`` (an HTTP page on the worker's multi handle): the worker then keeps it
     /// aside, drives its I/O, and hands it back to the queue once this is `false`. Default `false`.
     public var awaitsIO: Bool { false }
+
+    /// Whether `error`, thrown by ``step(_:)``, is a failed query the session counted already in
+    /// the metrics (its backend records every failed query): the scheduler then counts the
+    /// session as failed without counting the error again. Default `false`.
+    public func hasCounted(_ error: any Error) -> Bool { false }
 }
 
 /// How sessions arrive.

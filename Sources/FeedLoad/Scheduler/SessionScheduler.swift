@@ -227,7 +227,8 @@ public final class SessionScheduler: Sendable {
                 end(box, interrupted: false, error: nil, on: worker)
             }
         } catch {
-            workerMetrics[worker].metrics.withLock { $0.recordError(error) }
+            // A failed query the session's backend counted already is not counted twice.
+            if !box.session.hasCounted(error) { workerMetrics[worker].metrics.withLock { $0.recordError(error) } }
             end(box, interrupted: true, error: error, on: worker)
         }
         return false

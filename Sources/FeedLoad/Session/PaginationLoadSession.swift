@@ -181,6 +181,9 @@ public final class PaginationLoadSession: LoadSession {
         return .zero
     }
 
+    /// Whether `error` is the failed query the session's backend counted last.
+    public func hasCounted(_ error: any Error) -> Bool { backend.source.counted(error) }
+
     /// Checks every walk against the store now.
     public func finish(interrupted: Bool, _ metrics: inout LoadMetrics) throws {
         defer { pool.give(connections) }

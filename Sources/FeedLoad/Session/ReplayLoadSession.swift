@@ -111,6 +111,9 @@ public final class ReplayLoadSession: LoadSession {
         return .zero
     }
 
+    /// Whether `error` is the failed query the session's backend counted last.
+    public func hasCounted(_ error: any Error) -> Bool { backend.source.counted(error) }
+
     /// Whether, at `--time-scale max`, a request to an HTTP feed API is still on the wire: the
     /// worker drives its I/O and runs other sessions meanwhile (a paced session's frames follow the
     /// wall clock, and its answers land at the first frame after they arrive).

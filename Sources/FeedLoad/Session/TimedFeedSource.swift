@@ -42,6 +42,9 @@ public final class TimedFeedSource: PageSource, RowSource {
     private var itemCount = 0
     private var rowCount = 0
     private var errors: [any Error] = []
+    /// The last error counted here, as text: a session that ends on it (a failed row fetch) lets
+    /// the scheduler know it is counted already (``LoadSession/hasCounted(_:)``).
+    public private(set) var lastErrorText: String?
     /// Wall time of the last query (answered or failed), nanoseconds.
     public private(set) var lastCallNanoseconds: UInt64 = 0
 
@@ -125,7 +128,7 @@ public final class TimedFeedSource: PageSource, RowSource {
             }
             return page
         }
-        .recordingFailure { [self] in errors.append($0) }
+        .recordingFailure { [self] in record($0) }
     }
 
     /// Starts a row request on a ``FeedModel/DeferredFeedSource`` backend, timed as ``startPage(_:limit:)``.
@@ -137,7 +140,7 @@ public final class TimedFeedSource: PageSource, RowSource {
             rowCount += batch.rows.count
             return batch
         }
-        .recordingFailure { [self] in errors.append($0) }
+        .recordingFailure { [self] in record($0) }
     }
 
     /// Moves the samples and counts gathered since the last call into `metrics`.
@@ -159,6 +162,16 @@ public final class TimedFeedSource: PageSource, RowSource {
         itemCount += page.items.count
     }
 
+    private func record(_ error: any Error) {
+        errors.append(error)
+        lastErrorText = String(describing: error)
+    }
+
+    /// Whether `error` is the last one counted here.
+    public func counted(_ error: any Error) -> Bool {
+        lastErrorText != nil && lastErrorText == String(describing: error)
+    }
+
     private func timed<T>(_ kind: QueryKind, _ query: () throws -> T) throws -> T {
         let start = MonotonicClock.now()
         do {
@@ -168,7 +181,7 @@ public final class TimedFeedSource: PageSource, RowSource {
             return result
         } catch {
             lastCallNanoseconds = MonotonicClock.since(start)
-            errors.append(error)
+            record(error)
             throw error
         }
     }
