@@ -248,6 +248,7 @@ extension LoadThreshold {
                         switch threshold.unit {
                         case "count": "a count"
                         case "per_second": "a rate per second"
+                        case "per_request": "a rate per request"
                         default: "a fraction"
                         }
                     throw fail("'\(suffix)' is a time unit; \(left) is \(what)")
@@ -265,6 +266,10 @@ extension LoadThreshold {
         // never fail, or never pass, whatever the run measures.
         if takesPercent, !(0...1).contains(threshold.limit) {
             throw fail("\(left) is a fraction: the limit must be 0...1 or 0%...100%, got '\(right)'")
+        }
+        // Counts, rates and times are never negative: such a limit would decide the run before it ran.
+        if threshold.limit < 0 {
+            throw fail("\(left) is never negative: the limit must be 0 or more, got '\(right)'")
         }
         return threshold
     }
