@@ -294,6 +294,32 @@ import Testing
         #expect(counts[0] == counts[1])
     }
 
+    /// At `--time-scale 10` the frames run ten times faster than the wall clock, but an answer
+    /// still lands at its issue time plus its own time on the wire, as a database's does: serve
+    /// holds each answer 40 ms, and first content needs the Init page and then its rows, so it
+    /// comes between 80 ms (two answers) and well under 400 ms. Before, an answer landed at the
+    /// first frame after it arrived, ten times its wall time later on the virtual clock: 40 ms
+    /// took 400, and first content came after about 1.4 s (the same run at `--time-scale 1`: 0.11 s).
+    @Test func aTimeScaleAboveOneDoesNotStretchAnAPIsAnswers() throws {
+        let db = path("scaled.sqlite")
+        #expect(try process.run(["seed", "--db", db, "--preset", "mixed", "--count", "400", "--seed", "2"]).status == 0)
+        let (server, origin) = try serve(["--db", db, "--latency", "fixed:40"])
+        defer {
+            server.send(SIGTERM)
+            _ = server.wait()
+        }
+        let load = try process.run([
+            "load", "--source", origin, "--iterations", "4", "--sessions", "2", "--workers", "1", "--time-scale", "10",
+            "--trace-duration", "5", "--json",
+        ])
+        #expect(load.status == 0, "\(load.stderr)")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(load.stdout.utf8)) as? [String: Any])
+        let ttfc = try #require((report["replays"] as? [String: Any])?["time_to_first_content"] as? [String: Any])
+        #expect(ttfc["count"] as? Int == 4)
+        let (low, high) = (try #require(ttfc["p50"] as? Double), try #require(ttfc["max"] as? Double))
+        #expect(low >= 80 && high < 400, "time to first content p50 \(low) ms, max \(high) ms")
+    }
+
     @Test(arguments: [
         (["--convention", "stripe", "--writers", "1"], "--writers: the 'stripe' convention has no insert request"),
         (["--writers", "1", "--write-mix", "insert=1,update=1"], "--write-mix: an HTTP feed API has no update request"),

@@ -159,9 +159,17 @@ public final class SessionScheduler: Sendable {
                         for box in parked { end(box, interrupted: true, error: nil, on: worker) }
                         parked.removeAll()
                     } else {
-                        let ready = parked.filter { !$0.session.awaitsIO }
+                        // Each session asked once: asking again could get another answer (an
+                        // answer arrived meanwhile; a paced replay's wait can end with time), and
+                        // a session taken out of `parked` but not pushed was lost, and the run
+                        // never ended.
+                        var ready: [SessionBox] = []
+                        parked.removeAll { box in
+                            guard !box.session.awaitsIO else { return false }
+                            ready.append(box)
+                            return true
+                        }
                         if !ready.isEmpty {
-                            parked.removeAll { !$0.session.awaitsIO }
                             let now = clock.now()
                             state.withLock { for box in ready { $0.push(box, due: now) } }
                         }

@@ -74,9 +74,10 @@ public final class ReplayLoadSession: LoadSession {
             replay = try ReplaySession(
                 trace: trace, layout: try layout.makeLayout(), layoutDescription: layout.summary, backend: backend,
                 options: options, axis: layout.scrollAxis)
-            // Frames back to back run far ahead of the wall clock: an answer on the wire (an HTTP
-            // API's) lands at its issue time plus its measured time, and the session waits for it.
-            if timeScale == nil { replay.deferredAnswersAtIssueTime = !clock.isVirtual }
+            // An answer on the wire (an HTTP API's) lands at its issue time plus its measured time,
+            // as a database's does, whatever the time scale (``awaitsIO``).
+            replay.deferredAnswersAtIssueTime = !clock.isVirtual
+            replay.deferredIssueStamp = { MonotonicClock.now() }
         } catch {
             pool.give(connections)
             throw error
@@ -97,8 +98,7 @@ public final class ReplayLoadSession: LoadSession {
             backend.flush(into: &metrics)
         }
         while frames < Self.maxFramesPerStep {
-            // At --time-scale max, no frame runs while an answer is on the wire (``awaitsIO``).
-            if timeScale == nil, replay.awaitsDeferredAnswers { return .zero }
+            if awaitsIO { return .zero }
             let more = try replay.advanceFrame()
             frames += 1
             guard more else { return nil }
@@ -114,10 +114,19 @@ public final class ReplayLoadSession: LoadSession {
     /// Whether `error` is the failed query the session's backend counted last.
     public func hasCounted(_ error: any Error) -> Bool { backend.source.counted(error) }
 
-    /// Whether, at `--time-scale max`, a request to an HTTP feed API is still on the wire: the
-    /// worker drives its I/O and runs other sessions meanwhile (a paced session's frames follow the
-    /// wall clock, and its answers land at the first frame after they arrive).
-    public var awaitsIO: Bool { timeScale == nil && replay.awaitsDeferredAnswers }
+    /// Whether the next frame must wait for a request to an HTTP feed API still on the wire: its
+    /// answer will land at its issue time plus its time on the wire, so no frame may run past the
+    /// time it has been on the wire so far (at `--time-scale max`, none past its issue; at K > 1
+    /// the frames slow to the wall clock's pace while it is out: at K = 10 a 40-ms answer still
+    /// lands 40 ms after its request, not 400). The worker drives its I/O and runs other sessions
+    /// meanwhile. On a virtual clock (tests) nothing is on the wire for long: only the answer's
+    /// arrival is awaited.
+    public var awaitsIO: Bool {
+        guard let oldest = replay.oldestAnswerOnTheWire else { return false }
+        let onTheWireMs =
+            timeScale == nil || clock.isVirtual ? 0 : Double(MonotonicClock.since(oldest.stamp)) / 1e6
+        return replay.nextFrameTime > oldest.issuedAt + onTheWireMs
+    }
 
     /// Checks every walk against the store now, and counts the replay's violations. Only a replay
     /// that played its whole trace adds its blank area and time to first content: one cut short

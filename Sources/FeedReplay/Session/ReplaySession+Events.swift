@@ -78,7 +78,7 @@ extension ReplaySession {
     /// queue, due now plus their drawn latency (or, with ``deferredAnswersAtIssueTime``, at their
     /// issue time plus their time on the wire and the latency).
     func collectDeferred() {
-        var waiting: [(request: DeferredRequest, latency: Double, issuedAt: Double)] = []
+        var waiting: [(request: DeferredRequest, latency: Double, issuedAt: Double, stamp: UInt64)] = []
         for entry in deferred {
             func due(_ elapsedMs: Double?) -> Double {
                 guard let charged = deferredAnswersAtIssueTime else { return now + entry.latency }
@@ -165,7 +165,7 @@ extension ReplaySession {
         case .success:
             // The answer lands after the query's own time (0 for simulated backends) and the drawn latency.
             if let answer = deferredBackend?.startPage(request) {
-                deferred.append((.page(request, answer), latency, now))
+                deferred.append((.page(request, answer), latency, now, deferredIssueStamp?() ?? 0))
                 return
             }
             do {
@@ -207,7 +207,7 @@ extension ReplaySession {
                 queue.push(.rowsFailed(fetchID: fetch.id, ids: fetch.itemIDs), at: now + faults.timeoutMs)
             case .success:
                 if let answer = deferredBackend?.startRows(ids: fetch.itemIDs) {
-                    deferred.append((.rows(fetchID: fetch.id, ids: fetch.itemIDs, answer), delay, now))
+                    deferred.append((.rows(fetchID: fetch.id, ids: fetch.itemIDs, answer), delay, now, deferredIssueStamp?() ?? 0))
                     continue
                 }
                 // A failed fetch (an HTTP API's 500, a dropped connection) is a failed batch, as an

@@ -42,18 +42,21 @@ public final class ReplaySession {
     var rowLatencyRNG: SplitMix64
     var rowFaultRNG: SplitMix64
     var queue = EventQueue<Double, Completion>()
-    /// Requests on the wire of a ``DeferredReplayBackend``, in issue order, with the latency to add
-    /// and the virtual time they were issued at.
-    var deferred: [(request: DeferredRequest, latency: Double, issuedAt: Double)] = []
-    /// How a ``DeferredReplayBackend``'s answers land on the virtual clock. `nil` (the default,
-    /// for frames paced by a wall clock): at the first frame that finds the answer arrived, plus
-    /// the drawn latency, its time on the wire having passed in wall time meanwhile. Set (a load
-    /// session at `--time-scale max`, whose frames run back to back, far ahead of the wall clock):
-    /// at its issue time plus, when the value is `true`, its own measured time on the wire (as a
+    /// Requests on the wire of a ``DeferredReplayBackend``, in issue order, with the latency to add,
+    /// the virtual time they were issued at and the caller's stamp (``deferredIssueStamp``).
+    var deferred: [(request: DeferredRequest, latency: Double, issuedAt: Double, stamp: UInt64)] = []
+    /// How a ``DeferredReplayBackend``'s answers land on the virtual clock. `nil` (the default):
+    /// at the first frame that finds the answer arrived, plus the drawn latency. Set (a load
+    /// session, whose frames run ahead of the wall clock at a time scale above 1 or `max`): at its
+    /// issue time plus, when the value is `true`, its own measured time on the wire (as a
     /// synchronous backend's answer lands after ``ReplayBackend/lastCallMilliseconds``), plus the
-    /// drawn latency; the caller waits while ``awaitsDeferredAnswers`` before the next frame, so no
-    /// answer is late and none is left behind when the trace ends.
+    /// drawn latency. The caller then runs no frame past an answer still on the wire
+    /// (``oldestAnswerOnTheWire``), so no answer is late, whatever the time scale, and none is
+    /// left behind when the trace ends.
     public var deferredAnswersAtIssueTime: Bool?
+    /// Stamps each deferred request when it is issued (the load session's monotonic clock, in
+    /// nanoseconds), for ``oldestAnswerOnTheWire``; `nil` stamps 0. The replay itself reads no clock.
+    public var deferredIssueStamp: (() -> UInt64)?
     var metrics: FrameMetrics
     var now = 0.0
     var frame = 0
@@ -279,15 +282,19 @@ public final class ReplaySession {
     /// Virtual time of the next frame, ms.
     public var nextFrameTime: Double { Double(frame) * 1000 / trace.header.refreshRate }
 
-    /// Whether a request of a ``DeferredReplayBackend`` is still on the wire (polling, on the
-    /// session's thread, the answers that arrived).
-    public var awaitsDeferredAnswers: Bool {
-        deferred.contains { entry in
+    /// The earliest-issued request of a ``DeferredReplayBackend`` still on the wire (polling, on
+    /// the session's thread, the answers that arrived): its virtual issue time (ms) and stamp
+    /// (``deferredIssueStamp``); `nil` when every answer is in.
+    public var oldestAnswerOnTheWire: (issuedAt: Double, stamp: UInt64)? {
+        for entry in deferred {
+            let pending: Bool
             switch entry.request {
-            case .page(_, let answer): answer.poll() == nil
-            case .rows(_, _, let answer): answer.poll() == nil
+            case .page(_, let answer): pending = answer.poll() == nil
+            case .rows(_, _, let answer): pending = answer.poll() == nil
             }
+            if pending { return (entry.issuedAt, entry.stamp) }
         }
+        return nil
     }
 
     /// The report so far (complete once ``advanceFrame()`` returned `false`).
