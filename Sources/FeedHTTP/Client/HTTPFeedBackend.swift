@@ -193,13 +193,18 @@ public final class HTTPFeedBackend: FeedBackend {
     func readPage(_ exchange: HTTPExchange, request: PageRequest, sent: String?, bound: Cursor?) throws -> FetchedPage {
         let url = exchange.url
         let body = try pageBody(exchange)
-        let fields: [ItemFields]
+        // Each element's fields as the loop reaches it (no array of them in between).
+        let count: Int
+        let fieldsAt: (Int) -> ItemFields
+        var isTree = false
         switch body {
-        case .tree(_, let rawItems): fields = rawItems.map(treeFields)
-        case .serve(let page): fields = page.items.map(serveFields)
+        case .tree(_, let rawItems):
+            (count, fieldsAt, isTree) = (rawItems.count, { [unowned self] in treeFields(rawItems[$0]) }, true)
+        case .serve(let page):
+            (count, fieldsAt) = (page.items.count, { [unowned self] in serveFields(page.items[$0]) })
         }
         var items: [Item] = []
-        items.reserveCapacity(fields.count)
+        items.reserveCapacity(count)
         var kept: [Int] = []
         // An id seen twice on the page: the kept items looked through for a page of up to 64 (the
         // usual), a set beyond. And one seen on an earlier page only matters on the wrong side of
@@ -207,9 +212,13 @@ public final class HTTPFeedBackend: FeedBackend {
         // worker's instructions per page request went from 412.7k to 397.4k (callgrind, `load
         // --source` pagination sessions against serve, 8 s and 16 s runs differenced, 2026-12-02).
         var pageIDs = Set<Int64>()
-        let smallPage = fields.count <= 64
-        for (index, element) in fields.enumerated() {
-            guard let (item, row) = makeItem(element, index: index, url: url) else { continue }
+        let smallPage = count <= 64
+        let keepsRows = convention.rows == nil
+        var cache = rowCache  // moved out while the loop adds to it (see remember(_:))
+        rowCache = [:]
+        defer { rowCache = cache }
+        for index in 0..<count {
+            guard let (item, row) = makeItem(fieldsAt(index), index: index, url: url) else { continue }
             let onPage = smallPage ? items.contains { $0.id == item.id } : pageIDs.contains(item.id)
             if onPage || (bound != nil && !onCorrectSide(item, of: request) && recent.contains(item.id)) {
                 audit.record(.duplicateItem, url: url, "item \(item.id) (items[\(index)]) was received already")
@@ -226,8 +235,8 @@ public final class HTTPFeedBackend: FeedBackend {
             }
             if !smallPage { pageIDs.insert(item.id) }
             items.append(item)
-            kept.append(index)
-            if convention.rows == nil { rowCache[item.id] = row }
+            if isTree { kept.append(index) }
+            if keepsRows { cache[item.id] = row }
         }
         remember(items)
         // Item cursors come from the page's own first and last elements, as a client reading the
@@ -281,13 +290,19 @@ public final class HTTPFeedBackend: FeedBackend {
     }
 
     private func remember(_ items: [Item]) {
+        // Moved out while they change: a stored property changed in a loop is checked for
+        // exclusive access at every change (swift_beginAccess, about 180 instructions each, 2 per
+        // item; callgrind under `feedsim load --source`, 2026-12-02).
+        var (recent, order) = (self.recent, recentOrder)
+        (self.recent, recentOrder) = ([], [])
+        defer { (self.recent, recentOrder) = (recent, order) }
         for item in items where recent.insert(item.id).inserted {
-            recentOrder.append(item.id)
+            order.append(item.id)
         }
-        if recentOrder.count > Self.recentLimit * 2 {
-            let drop = recentOrder.count - Self.recentLimit
-            for id in recentOrder[..<drop] { recent.remove(id) }
-            recentOrder.removeFirst(drop)
+        if order.count > Self.recentLimit * 2 {
+            let drop = order.count - Self.recentLimit
+            for id in order[..<drop] { recent.remove(id) }
+            order.removeFirst(drop)
         }
     }
 
@@ -639,9 +654,11 @@ public final class HTTPFeedBackend: FeedBackend {
 
     private func cachedRows(_ ids: [Int64]) -> RowBatch {
         var rows: [ItemRow] = []
+        rows.reserveCapacity(ids.count)
         var missing: [Int64] = []
+        let cache = rowCache  // read once (see remember(_:)); a copy of the reference, not of the rows
         for id in ids {
-            if let row = rowCache[id] { rows.append(row) } else { missing.append(id) }
+            if let row = cache[id] { rows.append(row) } else { missing.append(id) }
         }
         return RowBatch(rows: rows, missing: missing)
     }

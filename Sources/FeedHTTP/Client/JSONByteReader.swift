@@ -228,13 +228,21 @@ struct JSONByteReader {
             var offset = start
             let ones: UInt64 = 0x0101_0101_0101_0101
             while offset < end {
-                // Eight bytes at once while the word has no backslash (the test of scanString);
-                // `written` is never past `offset - start`, so the store stays in the capacity.
+                // Eight bytes at once, up to the next backslash (the test of scanString, and its
+                // lowest flag); `written` is never past `offset - start`, so a store of 8 stays in
+                // the capacity even when fewer of its bytes count.
                 while end - offset >= 8 {
-                    let word = UnsafeRawPointer(base + offset).loadUnaligned(as: UInt64.self)
+                    let raw = UnsafeRawPointer(base + offset).loadUnaligned(as: UInt64.self)
+                    UnsafeMutableRawPointer(target + written).storeBytes(of: raw, as: UInt64.self)
+                    let word = UInt64(littleEndian: raw)
                     let backslashes = word ^ (ones &* 0x5C)
-                    if (backslashes &- ones) & ~backslashes & (ones &* 0x80) != 0 { break }
-                    UnsafeMutableRawPointer(target + written).storeBytes(of: word, as: UInt64.self)
+                    let flags = (backslashes &- ones) & ~backslashes & (ones &* 0x80)
+                    if flags != 0 {
+                        let before = flags.trailingZeroBitCount >> 3
+                        written += before
+                        offset += before
+                        break
+                    }
                     written += 8
                     offset += 8
                 }
@@ -304,18 +312,26 @@ struct JSONByteReader {
         let highBits: UInt64 = 0x8080_8080_8080_8080
         scan: while true {
             while count - offset >= 8 {
-                let word = UnsafeRawPointer(base + offset).loadUnaligned(as: UInt64.self)
+                let word = UInt64(littleEndian: UnsafeRawPointer(base + offset).loadUnaligned(as: UInt64.self))
                 let quotes = word ^ (ones &* 0x22)
                 let backslashes = word ^ (ones &* 0x5C)
                 // A byte of `x` is zero ⇔ that byte of `(x - ones) & ~x` has its high bit (for
                 // the whole word: any zero byte sets one); a byte < 0x20 likewise with 0x20s.
-                let special = ((quotes &- ones) & ~quotes) | ((backslashes &- ones) & ~backslashes)
-                    | ((word &- ones &* 0x20) & ~word)
-                if special & highBits != 0 { break }
+                let special = (((quotes &- ones) & ~quotes) | ((backslashes &- ones) & ~backslashes)
+                    | ((word &- ones &* 0x20) & ~word)) & highBits
+                if special != 0 {
+                    // A borrow can flag a byte above a special one, never below it: the lowest
+                    // flag is the first special byte. Straight to it (serve's payloads, JSON
+                    // text in a string, have an escape every few bytes).
+                    let before = special.trailingZeroBitCount >> 3
+                    if before > 0 { high |= word & (UInt64.max >> UInt64(64 - (before << 3))) }
+                    offset += before
+                    break
+                }
                 high |= word
                 offset += 8
             }
-            // Byte by byte up to and through the word's special byte (or to the end).
+            // The special byte (or, fewer than 8 bytes from the end, byte by byte up to it).
             while offset < count {
                 let byte = base[offset]
                 if byte == UInt8(ascii: "\"") {
