@@ -322,7 +322,8 @@ struct JSONByteReader {
                 if special != 0 {
                     // A borrow can flag a byte above a special one, never below it: the lowest
                     // flag is the first special byte. Straight to it (serve's payloads, JSON
-                    // text in a string, have an escape every few bytes).
+                    // text in a string, have an escape every few bytes): with the same jump in
+                    // unescapeASCII, 412.0k → 393.3k instructions per page request (2026-12-02).
                     let before = special.trailingZeroBitCount >> 3
                     if before > 0 { high |= word & (UInt64.max >> UInt64(64 - (before << 3))) }
                     offset += before
