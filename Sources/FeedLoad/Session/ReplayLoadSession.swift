@@ -34,6 +34,8 @@ public final class ReplayLoadSession: LoadSession {
     private let pool: ConnectionPool
     private let connections: SessionConnections
     private let maxIDAtStart: Int64
+    /// Whether the backend answers later (an HTTP feed API): see ``awaitsIO``.
+    private let answersLater: Bool
     /// Paces the frames.
     private let clock: LoadClock
     private var paceStart: ContinuousClock.Instant?
@@ -78,6 +80,7 @@ public final class ReplayLoadSession: LoadSession {
             // as a database's does, whatever the time scale (``awaitsIO``).
             replay.deferredAnswersAtIssueTime = !clock.isVirtual
             replay.deferredIssueStamp = { MonotonicClock.now() }
+            answersLater = backend.source.deferred != nil
         } catch {
             pool.give(connections)
             throw error
@@ -122,7 +125,9 @@ public final class ReplayLoadSession: LoadSession {
     /// meanwhile. On a virtual clock (tests) nothing is on the wire for long: only the answer's
     /// arrival is awaited.
     public var awaitsIO: Bool {
-        guard let oldest = replay.oldestAnswerOnTheWire else { return false }
+        // A database answers at once (asked once per frame: not even the replay's list of answers
+        // on the wire is read then).
+        guard answersLater, let oldest = replay.oldestAnswerOnTheWire else { return false }
         let onTheWireMs =
             timeScale == nil || clock.isVirtual ? 0 : Double(MonotonicClock.since(oldest.stamp)) / 1e6
         return replay.nextFrameTime > oldest.issuedAt + onTheWireMs
