@@ -13,9 +13,10 @@ extension ReplayReport {
         let ttfc = timeToFirstContentMs.map { "\(f($0, 0)) ms" } ?? "never"
         lines.append("  first content after \(ttfc)")
         lines.append(
-            "  blank area: mean \(pct(blank.meanFraction)), max \(pct(blank.maxFractionAfterFirstContent)) after first content,"
-                + " in \(blank.framesWithBlank) frames"
-                + " (rows missing \(pct(blank.rowMissingFraction)), no content \(pct(blank.noContentFraction)))"
+            // The mean counts every frame, the wait for first content too; the max only those after it.
+            "  blank area: mean \(pct(blank.meanFraction)) of every frame's viewport"
+                + " (rows missing \(pct(blank.rowMissingFraction)), no content \(pct(blank.noContentFraction))),"
+                + " \(blank.framesWithBlank) frames with any; max \(pct(blank.maxFractionAfterFirstContent)) after first content"
         )
         let scrolling = blank.whileScrolling
         lines.append(
