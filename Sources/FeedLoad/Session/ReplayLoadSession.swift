@@ -78,7 +78,7 @@ public final class ReplayLoadSession: LoadSession {
                 options: options, axis: layout.scrollAxis)
             // An answer on the wire (an HTTP API's) lands at its issue time plus its measured time,
             // as a database's does, whatever the time scale (``awaitsIO``).
-            replay.deferredAnswersAtIssueTime = !clock.isVirtual
+            replay.deferredAnswersChargeTimeOnTheWire = !clock.isVirtual
             replay.deferredIssueStamp = { MonotonicClock.now() }
             answersLater = backend.source.deferred != nil
         } catch {

@@ -75,14 +75,14 @@ extension ReplaySession {
     }
 
     /// Moves the answers of a ``DeferredReplayBackend`` that arrived since the last frame onto the
-    /// queue, due now plus their drawn latency (or, with ``deferredAnswersAtIssueTime``, at their
-    /// issue time plus their time on the wire and the latency).
+    /// queue, due at their issue time plus their time on the wire (see
+    /// ``deferredAnswersChargeTimeOnTheWire``) and their drawn latency.
     func collectDeferred() {
         var waiting: [(request: DeferredRequest, latency: Double, issuedAt: Double, stamp: UInt64)] = []
         for entry in deferred {
             func due(_ elapsedMs: Double?) -> Double {
-                guard let charged = deferredAnswersAtIssueTime else { return now + entry.latency }
-                return max(now, entry.issuedAt + (charged ? elapsedMs ?? 0 : 0) + entry.latency)
+                let onTheWire = deferredAnswersChargeTimeOnTheWire ? elapsedMs ?? 0 : 0
+                return max(now, entry.issuedAt + onTheWire + entry.latency)
             }
             switch entry.request {
             case .page(let request, let answer):

@@ -45,15 +45,13 @@ public final class ReplaySession {
     /// Requests on the wire of a ``DeferredReplayBackend``, in issue order, with the latency to add,
     /// the virtual time they were issued at and the caller's stamp (``deferredIssueStamp``).
     var deferred: [(request: DeferredRequest, latency: Double, issuedAt: Double, stamp: UInt64)] = []
-    /// How a ``DeferredReplayBackend``'s answers land on the virtual clock. `nil` (the default):
-    /// at the first frame that finds the answer arrived, plus the drawn latency. Set (a load
-    /// session, whose frames run ahead of the wall clock at a time scale above 1 or `max`): at its
-    /// issue time plus, when the value is `true`, its own measured time on the wire (as a
-    /// synchronous backend's answer lands after ``ReplayBackend/lastCallMilliseconds``), plus the
-    /// drawn latency. The caller then runs no frame past an answer still on the wire
-    /// (``oldestAnswerOnTheWire``), so no answer is late, whatever the time scale, and none is
-    /// left behind when the trace ends.
-    public var deferredAnswersAtIssueTime: Bool?
+    /// Whether a ``DeferredReplayBackend``'s answer lands at its issue time plus its own measured
+    /// time on the wire (as a synchronous backend's lands after
+    /// ``ReplayBackend/lastCallMilliseconds``), plus the drawn latency; `false` (a load on a
+    /// virtual clock, where work takes no time): at its issue time plus the latency. Either way
+    /// whatever the time scale: the caller runs no frame past an answer still on the wire
+    /// (``oldestAnswerOnTheWire``), so no answer is late and none is left behind when the trace ends.
+    public var deferredAnswersChargeTimeOnTheWire = true
     /// Stamps each deferred request when it is issued (the load session's monotonic clock, in
     /// nanoseconds), for ``oldestAnswerOnTheWire``; `nil` stamps 0. The replay itself reads no clock.
     public var deferredIssueStamp: (() -> UInt64)?
