@@ -44,7 +44,7 @@ public final class TimedFeedSource: PageSource, RowSource {
     private var errors: [any Error] = []
     /// The last error counted here, as text: a session that ends on it (a failed row fetch) lets
     /// the scheduler know it is counted already (``LoadSession/hasCounted(_:)``).
-    public private(set) var lastErrorText: String?
+    private var lastErrorText: String?
     /// Wall time of the last query (answered or failed), nanoseconds.
     public private(set) var lastCallNanoseconds: UInt64 = 0
 
