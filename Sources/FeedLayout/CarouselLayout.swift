@@ -13,10 +13,11 @@
 /// about the frame's centre. zIndex rises towards the centre so the zoomed item draws on top.
 public final class CarouselLayout: CollectionLayout, ArithmeticLayout {
     public let configuration: LayoutConfiguration
-    public internal(set) var itemCount = 0
-    public private(set) var viewport = Size.zero
+    // `@exclusivity(unchecked)`: read every frame through the layout protocol (see `Virtualizer`).
+    @exclusivity(unchecked) public internal(set) var itemCount = 0
+    @exclusivity(unchecked) public private(set) var viewport = Size.zero
     /// The content offset the transforms are computed for (the bounds origin), points.
-    public private(set) var contentOffset = Point.zero
+    @exclusivity(unchecked) public private(set) var contentOffset = Point.zero
 
     init(configuration: LayoutConfiguration) {
         self.configuration = configuration

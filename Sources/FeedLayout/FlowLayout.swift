@@ -47,14 +47,15 @@ public final class FlowLayout: InPlaceQueryLayout, SupplementaryViewHosting {
     }
 
     public let configuration: LayoutConfiguration
-    public private(set) var viewport = Size.zero
-    var sizes: [Size] = []
-    var frames: [Rect] = []
-    var lines: [Line] = []
+    // `@exclusivity(unchecked)`: read every frame through the layout protocol (see `Virtualizer`).
+    @exclusivity(unchecked) public private(set) var viewport = Size.zero
+    @exclusivity(unchecked) var sizes: [Size] = []
+    @exclusivity(unchecked) var frames: [Rect] = []
+    @exclusivity(unchecked) var lines: [Line] = []
     /// The first line the last rect query returned: the next query starts there (``QueryHint``).
-    var hint = QueryHint()
+    @exclusivity(unchecked) var hint = QueryHint()
 
-    var supplementary: SupplementaryViews
+    @exclusivity(unchecked) var supplementary: SupplementaryViews
 
     init(configuration: LayoutConfiguration) {
         self.configuration = configuration

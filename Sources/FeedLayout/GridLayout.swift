@@ -24,11 +24,12 @@ public final class GridLayout: InPlaceQueryLayout, SupplementaryViewHosting, Ari
     public let configuration: LayoutConfiguration
     // Every stored property an answer depends on bumps the generation when it is set (each
     // mutation of the grid goes through one of them).
-    public internal(set) var itemCount = 0 { didSet { generation &+= 1 } }
-    public private(set) var viewport = Size.zero { didSet { generation &+= 1 } }
-    private var itemSize = Size.zero { didSet { generation &+= 1 } }
-    var supplementary: SupplementaryViews { didSet { generation &+= 1 } }
-    private var generation = 0
+    // `@exclusivity(unchecked)`: read every frame through the layout protocol (see `Virtualizer`).
+    @exclusivity(unchecked) public internal(set) var itemCount = 0 { didSet { generation &+= 1 } }
+    @exclusivity(unchecked) public private(set) var viewport = Size.zero { didSet { generation &+= 1 } }
+    @exclusivity(unchecked) private var itemSize = Size.zero { didSet { generation &+= 1 } }
+    @exclusivity(unchecked) var supplementary: SupplementaryViews { didSet { generation &+= 1 } }
+    @exclusivity(unchecked) private var generation = 0
 
     /// Changes with every mutation (see ``CollectionLayout/layoutGeneration``).
     public var layoutGeneration: Int? { generation }

@@ -22,12 +22,13 @@
 /// a measurement O(1) plus the rows between it and the next query, `removeFirst/Last` O(removed).
 public final class ListLayout: InPlaceQueryLayout, SupplementaryViewHosting {
     public let configuration: LayoutConfiguration
-    public private(set) var viewport = Size.zero
-    var storage = ListStorage()
+    // `@exclusivity(unchecked)`: read every frame through the layout protocol (see `Virtualizer`).
+    @exclusivity(unchecked) public private(set) var viewport = Size.zero
+    @exclusivity(unchecked) var storage = ListStorage()
     /// The first row the last rect query returned: the next query starts there (``QueryHint``).
-    var hint = QueryHint()
+    @exclusivity(unchecked) var hint = QueryHint()
 
-    var supplementary: SupplementaryViews
+    @exclusivity(unchecked) var supplementary: SupplementaryViews
 
     init(configuration: LayoutConfiguration) {
         self.configuration = configuration

@@ -27,10 +27,11 @@
 /// and `prepend`, `append` and `removeFirst/Last` only change the count.
 public final class MosaicLayout: CollectionLayout, SupplementaryViewHosting, ArithmeticLayout {
     public let configuration: LayoutConfiguration
-    public internal(set) var itemCount = 0
-    public private(set) var viewport = Size.zero
-    private var columnWidth = 0.0
-    var supplementary: SupplementaryViews
+    // `@exclusivity(unchecked)`: read every frame through the layout protocol (see `Virtualizer`).
+    @exclusivity(unchecked) public internal(set) var itemCount = 0
+    @exclusivity(unchecked) public private(set) var viewport = Size.zero
+    @exclusivity(unchecked) private var columnWidth = 0.0
+    @exclusivity(unchecked) var supplementary: SupplementaryViews
 
     init(configuration: LayoutConfiguration) {
         self.configuration = configuration

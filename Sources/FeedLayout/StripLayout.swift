@@ -7,8 +7,9 @@
 /// Content size equals the viewport; every bounds-size change invalidates (an offset change does
 /// not: there is nothing to scroll). Appending or removing items re-derives the side: O(1).
 public final class StripLayout: CollectionLayout, ArithmeticLayout {
-    public internal(set) var itemCount = 0
-    public private(set) var viewport = Size.zero
+    // `@exclusivity(unchecked)`: read every frame through the layout protocol (see `Virtualizer`).
+    @exclusivity(unchecked) public internal(set) var itemCount = 0
+    @exclusivity(unchecked) public private(set) var viewport = Size.zero
 
     init() {}
 

@@ -20,23 +20,24 @@
 /// re-place everything, since every column choice depends on all items above.
 public final class WaterfallLayout: InPlaceQueryLayout, SupplementaryViewHosting {
     public let configuration: LayoutConfiguration
-    public private(set) var viewport = Size.zero
-    private var sizes: [Size] = []
-    private var frames: [Rect] = []
-    private var columnItems: [[Int]] = []
+    // `@exclusivity(unchecked)`: read every frame through the layout protocol (see `Virtualizer`).
+    @exclusivity(unchecked) public private(set) var viewport = Size.zero
+    @exclusivity(unchecked) private var sizes: [Size] = []
+    @exclusivity(unchecked) private var frames: [Rect] = []
+    @exclusivity(unchecked) private var columnItems: [[Int]] = []
     /// Per column, each item's bottom edge (maxY) in column order, beside `columnItems`: the
     /// search probes this array alone, one cache line a probe instead of one in `columnItems`
     /// and one in `frames` (a jump over 10⁷ items misses cache at every probe).
-    private var columnItemBottoms: [[Double]] = []
-    private var columnBottoms: [Double] = []
+    @exclusivity(unchecked) private var columnItemBottoms: [[Double]] = []
+    @exclusivity(unchecked) private var columnBottoms: [Double] = []
     /// Per column, the position in `columnItems` where the last rect query's answer began: the
     /// next query starts there (``QueryHint``).
-    private var hints: [QueryHint] = []
-    private var columnWidth = 0.0
+    @exclusivity(unchecked) private var hints: [QueryHint] = []
+    @exclusivity(unchecked) private var columnWidth = 0.0
     /// The indices a rect query found, before they are sorted into index order: kept between
     /// queries so a query allocates nothing.
-    private var hits: [Int] = []
-    var supplementary: SupplementaryViews
+    @exclusivity(unchecked) private var hits: [Int] = []
+    @exclusivity(unchecked) var supplementary: SupplementaryViews
 
     init(configuration: LayoutConfiguration) {
         self.configuration = configuration

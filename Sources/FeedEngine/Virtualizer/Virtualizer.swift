@@ -57,94 +57,99 @@ public final class Virtualizer {
     /// ``visibleCellRowBound`` reads the row cache and there are no cells to list.
     public let keepsCells: Bool
 
+    // Stored properties are `@exclusivity(unchecked)`: the virtualizer is used by one thread and never
+    // hands out overlapping accesses, and Swift's dynamic exclusivity check on every access to a
+    // class's stored `var` (swift_beginAccess, ~160 instructions with its access set) was 10 % of
+    // `feedsim load`'s instructions and 8 % of `feedsim replay`'s (callgrind, 2,073M → 1,870M and
+    // 731M → 673M on a 16-session grid load and a 120-s flinger replay).
     // Cells.
     /// Cells by id (ids are dense from 0: an array, not a hash map; a discarded cell leaves `nil`,
     /// so memory is O(cells ever created), 48 in `bench replay`'s 10-minute flinger). Hashing was
     /// ~10 % of ``update(contentOffset:viewport:items:scrollVelocity:)``'s time in that benchmark.
-    var cells: [VirtualizerCell?] = []
-    var cellOfItem = ItemIDTable<Int>()
-    var pool = VirtualizerReusePool()
-    var nextCellID = 0
-    var liveSupplementaryKinds: Set<SupplementaryKind> = []
+    @exclusivity(unchecked) var cells: [VirtualizerCell?] = []
+    @exclusivity(unchecked) var cellOfItem = ItemIDTable<Int>()
+    @exclusivity(unchecked) var pool = VirtualizerReusePool()
+    @exclusivity(unchecked) var nextCellID = 0
+    @exclusivity(unchecked) var liveSupplementaryKinds: Set<SupplementaryKind> = []
 
     // Rows.
-    var rowCache: VirtualizerRowCache
-    var preloadItemIDs = ItemIDSet()
-    var fetches: [Int: PendingRowFetch] = [:]
-    var fetchOfItem = ItemIDTable<Int>()
-    var nextFetchID = 0
+    @exclusivity(unchecked) var rowCache: VirtualizerRowCache
+    @exclusivity(unchecked) var preloadItemIDs = ItemIDSet()
+    @exclusivity(unchecked) var fetches: [Int: PendingRowFetch] = [:]
+    @exclusivity(unchecked) var fetchOfItem = ItemIDTable<Int>()
+    @exclusivity(unchecked) var nextFetchID = 0
 
     // Last update.
     /// The items of the last update (copy on write: holding it costs nothing per frame).
-    var items: [Item] = []
-    var lastContentOffset: Point?
+    @exclusivity(unchecked) var items: [Item] = []
+    @exclusivity(unchecked) var lastContentOffset: Point?
     /// Items in the prefetch range and item ids in the preload range at the last update that
     /// changed them, in index order: when a frame finds the same two lists (same ids, same kinds),
     /// no cell enters or leaves and no row is needed, so the set work is skipped.
-    var lastPrefetchItems: [Item] = []
-    var lastPreloadIDs: [Int64] = []
+    @exclusivity(unchecked) var lastPrefetchItems: [Item] = []
+    @exclusivity(unchecked) var lastPreloadIDs: [Int64] = []
     /// The layout indices of the two ranges at the last update, and the storage of that update's
     /// `items`: while the caller passes the same array again (same storage, which the virtualizer
     /// keeps alive in ``items``, so an edited list always comes in new storage), equal index lists
     /// mean equal item lists, compared without reading an item. Comparing the item lists (two
     /// strings per item) was ~1 k instructions of a frame in `bench replay`.
-    var lastPrefetchIndices: [Int] = []
-    var lastPreloadIndices: [Int] = []
-    var lastItemsStorage: UnsafeRawPointer?
+    @exclusivity(unchecked) var lastPrefetchIndices: [Int] = []
+    @exclusivity(unchecked) var lastPreloadIndices: [Int] = []
+    @exclusivity(unchecked) var lastItemsStorage: UnsafeRawPointer?
     /// Set by a failed fetch (its items' claims were dropped from `preloadItemIDs`), cleared by the
     /// next row update: until then the claims may differ from `lastPreloadIDs` even when an update
     /// finds the same preload list.
-    var preloadClaimsStale = false
+    @exclusivity(unchecked) var preloadClaimsStale = false
     /// Spare buffers for the next update (kept to avoid allocations per frame): the index lists,
     /// the layout's answer, and the sets of the second pass.
-    var sparePrefetchIndices: [Int] = []
-    var sparePreloadIndices: [Int] = []
-    var spareElements: [LayoutAttributes] = []
-    var scratchPrefetchIDs = ItemIDSet()
-    var scratchPreloadIDs = ItemIDSet()
+    @exclusivity(unchecked) var sparePrefetchIndices: [Int] = []
+    @exclusivity(unchecked) var sparePreloadIndices: [Int] = []
+    @exclusivity(unchecked) var spareElements: [LayoutAttributes] = []
+    @exclusivity(unchecked) var scratchPrefetchIDs = ItemIDSet()
+    @exclusivity(unchecked) var scratchPreloadIDs = ItemIDSet()
     /// Layout index of the first prefetch cell at the last update: a prepend shifts every index
     /// (live cells' index paths must follow) while the ids stay the same.
-    var lastPrefetchFirstIndex: Int?
-    public internal(set) var direction: Direction = .forward
+    @exclusivity(unchecked) var lastPrefetchFirstIndex: Int?
+    @exclusivity(unchecked) public internal(set) var direction: Direction = .forward
     /// Elements intersecting the viewport after the last update, in layout order.
     /// The layout's answer at the last update, and the positions in it of the elements
     /// intersecting the viewport, in layout order.
-    var lastElements: [LayoutAttributes] = []
+    @exclusivity(unchecked) var lastElements: [LayoutAttributes] = []
     /// The rect `lastElements` answers and the layout's generation then; `nil` when the layout
     /// has no generation (it is asked every update).
-    var elementCache: VirtualizerElementCache?
+    @exclusivity(unchecked) var elementCache: VirtualizerElementCache?
     /// Where each range may move while the same elements of `lastElements` intersect it.
-    var visibleWindow = MembershipWindow()
-    var prefetchWindow = MembershipWindow()
-    var preloadWindow = MembershipWindow()
+    @exclusivity(unchecked) var visibleWindow = MembershipWindow()
+    @exclusivity(unchecked) var prefetchWindow = MembershipWindow()
+    @exclusivity(unchecked) var preloadWindow = MembershipWindow()
     /// Range queries asked of the layout by updates (the element cache's misses), for tests.
-    var layoutQueries = 0
+    @exclusivity(unchecked) var layoutQueries = 0
     /// Whether range changes may be taken as run diffs (Virtualizer+RunDiff.swift); tests turn it
     /// off for the oracle. Cell and row updates done as run diffs, for tests.
-    var usesRunDiffs = true
-    var runDiffs = (cells: 0, rows: 0)
-    var visibleElementPositionsStorage: [Int] = []
+    @exclusivity(unchecked) var usesRunDiffs = true
+    @exclusivity(unchecked) var runDiffs = (cells: 0, rows: 0)
+    @exclusivity(unchecked) var visibleElementPositionsStorage: [Int] = []
     /// The visible cells alone, as plain values (no enum payload to retain): what per-frame
     /// metrics read without copying ``LayoutAttributes``.
-    var visibleCellFramesStorage: [Rect] = []
-    var visibleCellItemIDsStorage: [Int64] = []
+    @exclusivity(unchecked) var visibleCellFramesStorage: [Rect] = []
+    @exclusivity(unchecked) var visibleCellItemIDsStorage: [Int64] = []
     /// The previous update's visible cell items (swapped with the current list each update).
-    var previousVisibleCellItemIDs: [Int64] = []
-    public internal(set) var visibleCellIndexRange: ClosedRange<Int>?
+    @exclusivity(unchecked) var previousVisibleCellItemIDs: [Int64] = []
+    @exclusivity(unchecked) public internal(set) var visibleCellIndexRange: ClosedRange<Int>?
     /// Bumped whenever the visible cells' items change or a cell enters or leaves (without cells:
     /// or a row arrives): while it and
     /// `counters.rowsBound` stay the same, ``visibleCellRowBound`` stays the same.
-    public internal(set) var visibleGeneration = 0
-    public internal(set) var lastUpdate: VirtualizerUpdate?
+    @exclusivity(unchecked) public internal(set) var visibleGeneration = 0
+    @exclusivity(unchecked) public internal(set) var lastUpdate: VirtualizerUpdate?
     /// The prefetch rect of the last ``updateRowsOnly(contentOffset:viewport:items:scrollVelocity:)``.
-    var rowsOnlyLastPrefetchRect: Rect?
+    @exclusivity(unchecked) var rowsOnlyLastPrefetchRect: Rect?
 
     /// Cumulative counts.
-    public internal(set) var counters = VirtualizerCounters()
+    @exclusivity(unchecked) public internal(set) var counters = VirtualizerCounters()
     /// The most live cells after any update.
-    public internal(set) var maxLiveCells = 0
+    @exclusivity(unchecked) public internal(set) var maxLiveCells = 0
     /// The last item selected by ``tap(at:)``.
-    public internal(set) var selection: VirtualizerHit?
+    @exclusivity(unchecked) public internal(set) var selection: VirtualizerHit?
 
     /// A fetch in flight: the ids asked for, and those still in the preload range.
     struct PendingRowFetch {
