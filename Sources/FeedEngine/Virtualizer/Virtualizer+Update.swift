@@ -298,7 +298,7 @@ extension Virtualizer {
                 tally.created += 1
             }
             precondition(cell.kind == item.kind, "reuse pool handed out a cell of another kind")
-            let hasRow = rowCache.row(for: item.id) != nil
+            let hasRow = rowCache.hasRow(for: item.id)
             cell.itemID = item.id
             cell.indexPath = indexPath
             cell.boundRowItemID = hasRow ? item.id : nil  // prepareForReuse, then bind

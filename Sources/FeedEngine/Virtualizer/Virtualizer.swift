@@ -232,7 +232,7 @@ extension Virtualizer {
     }
 
     /// Whether the full row of `itemID` is cached (a missing id is not loaded).
-    public func isRowLoaded(_ itemID: Int64) -> Bool { rowCache.row(for: itemID) != nil }
+    public func isRowLoaded(_ itemID: Int64) -> Bool { rowCache.hasRow(for: itemID) }
 
     /// The cached row of `itemID`, `nil` when not loaded.
     public func row(for itemID: Int64) -> ItemRow? { rowCache.row(for: itemID) }
@@ -287,7 +287,7 @@ extension Virtualizer {
     public var visibleCellRowBound: [Bool] {
         if !keepsCells {
             let rowCache = self.rowCache
-            return visibleCellItemIDsStorage.map { rowCache.row(for: $0) != nil }
+            return visibleCellItemIDsStorage.map { rowCache.hasRow(for: $0) }
         }
         // Read once into locals: each read of a stored property inside the loop paid a dynamic
         // exclusivity check (two per visible cell).

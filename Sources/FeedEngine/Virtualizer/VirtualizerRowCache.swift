@@ -41,6 +41,19 @@ struct VirtualizerRowCache {
     /// Whether any entry (row or known-missing) exists for `id`.
     func contains(_ id: Int64) -> Bool { pinned[id] != nil || slotOfID[id] != nil }
 
+    /// Whether the row of `id` is cached (not a known-missing entry), without copying it out.
+    /// Does not change recency.
+    func hasRow(for id: Int64) -> Bool {
+        if pinned.contains(id) { return pinned.holdsValue(id) }
+        guard let slot = slotOfID[id] else { return false }
+        return slots.withUnsafeBufferPointer { slots in
+            switch slots[slot].row {
+            case .some: return true
+            case .none: return false
+            }
+        }
+    }
+
     /// The row for `id`, `nil` when not cached or missing. Does not change recency.
     func row(for id: Int64) -> ItemRow? {
         if let entry = pinned[id] { return entry }
