@@ -66,9 +66,10 @@ extension Virtualizer {
         guard enteringCount <= Self.runDiffLimit else { return nil }
         var entering: [(indexPath: IndexPath, item: Item)] = []
         entering.reserveCapacity(enteringCount)
+        let candidates = axisOrder.run(intersecting: prefetchRect) ?? elements.indices
         let complete = elements.withUnsafeBufferPointer { elements in
             items.withUnsafeBufferPointer { items in
-                for position in elements.indices {
+                for position in candidates {
                     guard case .cell = elements[position].category else { continue }
                     let index = elements[position].indexPath.item
                     guard new.contains(index), !old.contains(index), elements[position].frame.intersects(prefetchRect)
@@ -117,9 +118,10 @@ extension Virtualizer {
         var entering: [(item: Item, distance: Double, index: Int)] = []
         entering.reserveCapacity(enteringCount)
         let axis = self.axis
+        let candidates = axisOrder.run(intersecting: preloadRect) ?? elements.indices
         let complete = elements.withUnsafeBufferPointer { elements in
             items.withUnsafeBufferPointer { items in
-                for position in elements.indices {
+                for position in candidates {
                     guard case .cell = elements[position].category else { continue }
                     let index = elements[position].indexPath.item
                     let frame = elements[position].frame
@@ -139,5 +141,16 @@ extension Virtualizer {
         for index in old where !new.contains(index) { leftIDs.append(items[index].id) }
         leftIDs.sort()
         return RowRunDiff(run: new, entering: entering, leftIDs: leftIDs)
+    }
+
+    /// Claims the rows of a preload run diff (the entering items, the ids that left) as the full
+    /// pass would, and keeps the new run's ids as the last preload list.
+    func applyPreloadRunDiff(_ diff: RowRunDiff, items: [Item]) -> RowChange {
+        let change = applyRowChange(preloadEntries: diff.entering, leftIDs: diff.leftIDs)
+        for id in diff.leftIDs { preloadItemIDs.remove(id) }
+        for entry in diff.entering { preloadItemIDs.insert(entry.item.id) }
+        lastPreloadIDs = items[diff.run].map(\.id)
+        runDiffs.rows += 1
+        return change
     }
 }

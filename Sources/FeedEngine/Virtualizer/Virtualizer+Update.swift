@@ -63,8 +63,9 @@ extension Virtualizer {
             supplementary = []
             swap(&supplementary, &liveSupplementaryKinds)
             supplementary.removeAll(keepingCapacity: true)
+            let candidates = axisOrder.run(intersecting: prefetchRect) ?? elements.indices
             elements.withUnsafeBufferPointer { elements in
-                for position in elements.indices where elements[position].frame.intersects(prefetchRect) {
+                for position in candidates where elements[position].frame.intersects(prefetchRect) {
                     switch elements[position].category {
                     case .cell:
                         let index = elements[position].indexPath.item
@@ -76,7 +77,7 @@ extension Virtualizer {
                     case .decoration: break
                     }
                 }
-                prefetchWindow = MembershipWindow(rect: prefetchRect, elements: elements, axis: axis)
+                prefetchWindow = window(of: prefetchRect, over: elements)
             }
         }
         var preloadIndices =
@@ -130,8 +131,9 @@ extension Virtualizer {
             prefetchItemIDs.removeAll(keepingCapacity: true)
             var newItems: [Item] = []
             newItems.reserveCapacity(prefetchIndices.count)
+            let candidates = axisOrder.run(intersecting: prefetchRect) ?? elements.indices
             elements.withUnsafeBufferPointer { elements in
-                for position in elements.indices {
+                for position in candidates {
                     guard case .cell = elements[position].category, elements[position].frame.intersects(prefetchRect)
                     else { continue }
                     let indexPath = elements[position].indexPath
@@ -150,11 +152,7 @@ extension Virtualizer {
                 preloadIndices: preloadIndices, items: items, elements: elements, preloadRect: preloadRect,
                 visibleRect: visibleRect)
         {
-            rowChange = applyRowChange(preloadEntries: diff.entering, leftIDs: diff.leftIDs)
-            for id in diff.leftIDs { preloadItemIDs.remove(id) }
-            for entry in diff.entering { preloadItemIDs.insert(entry.item.id) }
-            lastPreloadIDs = items[diff.run].map(\.id)
-            runDiffs.rows += 1
+            rowChange = applyPreloadRunDiff(diff, items: items)
         } else if preloadChanged {
             rowChange = refillPreload(
                 from: elements, items: items, capacity: preloadIndices.count, preloadRect: preloadRect,
@@ -354,9 +352,10 @@ extension Virtualizer {
         visibleCellItemIDs.removeAll(keepingCapacity: true)
         var lowestVisible = Int.max
         var highestVisible = Int.min
+        let candidates = axisOrder.run(intersecting: visibleRect) ?? elements.indices
         elements.withUnsafeBufferPointer { elements in
             items.withUnsafeBufferPointer { items in
-                for position in elements.indices where elements[position].frame.intersects(visibleRect) {
+                for position in candidates where elements[position].frame.intersects(visibleRect) {
                     visibleElementPositions.append(position)
                     guard case .cell = elements[position].category else { continue }
                     let index = elements[position].indexPath.item
@@ -369,7 +368,7 @@ extension Virtualizer {
                     highestVisible = max(highestVisible, index)
                 }
             }
-            visibleWindow = MembershipWindow(rect: visibleRect, elements: elements, axis: axis)
+            visibleWindow = window(of: visibleRect, over: elements)
         }
         let visibleChanged = visibleCellItemIDs != visibleCellItemIDsStorage
         swap(&visibleCellItemIDsStorage, &visibleCellItemIDs)
@@ -394,8 +393,9 @@ extension Virtualizer {
         newPreloadIDs.removeAll(keepingCapacity: true)
         var ids: [Int64] = []
         ids.reserveCapacity(capacity)
+        let candidates = axisOrder.run(intersecting: preloadRect) ?? elements.indices
         elements.withUnsafeBufferPointer { elements in
-            for position in elements.indices {
+            for position in candidates {
                 guard case .cell = elements[position].category else { continue }
                 let frame = elements[position].frame
                 guard frame.intersects(preloadRect) else { continue }
@@ -422,8 +422,9 @@ extension Virtualizer {
         swap(&preloadIndices, &sparePreloadIndices)
         preloadIndices.removeAll(keepingCapacity: true)
         preloadIndices.reserveCapacity(elements.count)
+        let candidates = axisOrder.run(intersecting: preloadRect) ?? elements.indices
         elements.withUnsafeBufferPointer { elements in
-            for position in elements.indices where elements[position].frame.intersects(preloadRect) {
+            for position in candidates where elements[position].frame.intersects(preloadRect) {
                 guard case .cell = elements[position].category else { continue }
                 let index = elements[position].indexPath.item
                 precondition(
@@ -431,7 +432,7 @@ extension Virtualizer {
                     "layout returned item \(index) but only \(itemCount) items were passed to update")
                 preloadIndices.append(index)
             }
-            preloadWindow = MembershipWindow(rect: preloadRect, elements: elements, axis: axis)
+            preloadWindow = window(of: preloadRect, over: elements)
         }
         return preloadIndices
     }
@@ -459,7 +460,18 @@ extension Virtualizer {
             swap(&lastElements, &spareElements)
             layout.attributesForElements(in: queryRect, into: &lastElements)
             layoutQueries += 1
+            // Indexed only when the answer can be kept (a layout asked every update would pay
+            // the index on top of each pass).
+            if elementCache != nil { axisOrder.rebuild(lastElements, axis: axis) } else { axisOrder.invalidate() }
         }
         return cacheHit
+    }
+}
+
+extension Virtualizer {
+    /// The window of `rect` over the kept answer `elements`: by binary search when the answer is
+    /// in axis order (``ElementAxisOrder``), else by a pass.
+    func window(of rect: Rect, over elements: UnsafeBufferPointer<LayoutAttributes>) -> MembershipWindow {
+        axisOrder.window(of: rect) ?? MembershipWindow(rect: rect, elements: elements, axis: axis)
     }
 }
