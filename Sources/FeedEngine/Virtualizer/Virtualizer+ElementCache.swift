@@ -125,24 +125,36 @@ struct MembershipWindow {
 /// A frame of a flinger scroll crosses an element edge with one of its three ranges most frames,
 /// and each crossing refilled a list and a window over the ~80 elements of the kept answer: 13 %
 /// of a grid load session's instructions (callgrind, `feedsim load --iterations 16`).
-struct ElementAxisOrder {
+///
+/// A class, used by its virtualizer alone: as a struct stored in the virtualizer, each query
+/// copied it out (its two arrays retained and released, ~400 instructions a query).
+final class ElementAxisOrder {
     /// Each element's start and end along the axis, in the answer's order (empty when not ordered).
-    private var starts: [Double] = []
-    private var ends: [Double] = []
+    @exclusivity(unchecked) private var starts: [Double] = []
+    @exclusivity(unchecked) private var ends: [Double] = []
     /// The largest cross-axis start and the smallest cross-axis end of the elements.
-    private var crossStartMax = Double.infinity
-    private var crossEndMin = -Double.infinity
-    private var axis = ScrollAxis.vertical
+    @exclusivity(unchecked) private var crossStartMax = Double.infinity
+    @exclusivity(unchecked) private var crossEndMin = -Double.infinity
+    @exclusivity(unchecked) private var axis = ScrollAxis.vertical
     /// Whether the answer the index was built from is in axis order.
-    private(set) var isOrdered = false
+    @exclusivity(unchecked) private(set) var isOrdered = false
 
     /// Indexes `elements` (the answer just kept), or marks it unordered.
     /// - Complexity: O(n) for n elements.
-    mutating func rebuild(_ elements: [LayoutAttributes], axis: ScrollAxis) {
+    func rebuild(_ elements: [LayoutAttributes], axis: ScrollAxis) {
         self.axis = axis
         isOrdered = false
+        // Filled as locals (the buffers swapped out and back): no access through `self` per element.
+        var starts: [Double] = []
+        var ends: [Double] = []
+        swap(&starts, &self.starts)
+        swap(&ends, &self.ends)
         starts.removeAll(keepingCapacity: true)
         ends.removeAll(keepingCapacity: true)
+        defer {
+            swap(&starts, &self.starts)
+            swap(&ends, &self.ends)
+        }
         let vertical = axis == .vertical
         var crossStartMax = -Double.infinity
         var crossEndMin = Double.infinity
@@ -178,7 +190,7 @@ struct ElementAxisOrder {
     }
 
     /// Forgets the index (an answer that was not indexed is kept).
-    mutating func invalidate() {
+    func invalidate() {
         isOrdered = false
         starts.removeAll(keepingCapacity: true)
         ends.removeAll(keepingCapacity: true)

@@ -30,12 +30,32 @@ extension Virtualizer {
     /// fetches are issued. ``preloadItemIDs`` is left as it was, for the caller to update.
     func applyRowChange(preloadEntries: [(item: Item, distance: Double, index: Int)], leftIDs: [Int64]) -> RowChange {
         var change = RowChange()
+        // The row cache, the fetches and the counters are worked on as locals and put back at the
+        // end, as in ``updateCells(prefetchCells:prefetchItemIDs:leavingCells:)``: a method called
+        // on the stored row cache copied it (its five buffers retained and released) per entry.
+        var rowCache = VirtualizerRowCache(capacity: 0)
+        var fetches: [Int: PendingRowFetch] = [:]
+        var fetchOfItem = ItemIDTable<Int>()
+        var counters = VirtualizerCounters()
+        var nextFetchID = self.nextFetchID
+        swap(&rowCache, &self.rowCache)
+        swap(&fetches, &self.fetches)
+        swap(&fetchOfItem, &self.fetchOfItem)
+        swap(&counters, &self.counters)
+        defer {
+            swap(&rowCache, &self.rowCache)
+            swap(&fetches, &self.fetches)
+            swap(&fetchOfItem, &self.fetchOfItem)
+            swap(&counters, &self.counters)
+            self.nextFetchID = nextFetchID
+        }
 
         // Entered the range, first: pinning before anything is unpinned keeps a returning row from
         // being evicted by the rows that leave in the same frame, and rejoining a fetch before
         // anything is released keeps a fetch that one returning item still needs from being
         // cancelled and asked again.
         var toRequest: [(id: Int64, distance: Double, index: Int)] = []
+        let preloadItemIDs = self.preloadItemIDs
         for entry in preloadEntries where !preloadItemIDs.contains(entry.item.id) {
             let id = entry.item.id
             if rowCache.contains(id) {

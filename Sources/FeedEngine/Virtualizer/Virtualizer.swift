@@ -119,7 +119,7 @@ public final class Virtualizer {
     /// has no generation (it is asked every update).
     @exclusivity(unchecked) var elementCache: VirtualizerElementCache?
     /// `lastElements` along the scroll axis, when in axis order (indexed when the layout is asked).
-    @exclusivity(unchecked) var axisOrder = ElementAxisOrder()
+    let axisOrder = ElementAxisOrder()
     /// Where each range may move while the same elements of `lastElements` intersect it.
     @exclusivity(unchecked) var visibleWindow = MembershipWindow()
     @exclusivity(unchecked) var prefetchWindow = MembershipWindow()
