@@ -56,7 +56,8 @@ import Testing
         if rng.next() % 3 == 0 { frames.append(Rect(x: 0, y: -50, width: 360, height: 50)) }
         for row in 0..<rows {
             for column in 0..<columns {
-                frames.append(Rect(x: Double(column) * width, y: Double(row) * (pitch + gap), width: width - 2, height: pitch))
+                frames.append(
+                    Rect(x: Double(column) * width, y: Double(row) * (pitch + gap), width: width - 2, height: pitch))
             }
         }
         if rng.next() % 3 == 0 {
@@ -71,7 +72,8 @@ import Testing
             }
         }
         return frames.enumerated().map { position, frame in
-            let along = axis == .vertical ? frame : Rect(x: frame.minY, y: frame.minX, width: frame.height, height: frame.width)
+            let along =
+                axis == .vertical ? frame : Rect(x: frame.minY, y: frame.minX, width: frame.height, height: frame.width)
             return LayoutAttributes(indexPath: IndexPath(item: position), category: .cell, frame: along)
         }
     }
@@ -84,7 +86,8 @@ import Testing
         let crossStart = rng.next() % 4 == 0 ? Double(rng.next() % 300) : 0
         let crossLength = 360 - crossStart - (rng.next() % 4 == 0 ? Double(rng.next() % 200) : 0)
         let vertical = Rect(x: crossStart, y: start, width: max(0, crossLength), height: length)
-        return axis == .vertical ? vertical : Rect(x: vertical.minY, y: vertical.minX, width: vertical.height, height: vertical.width)
+        return axis == .vertical
+            ? vertical : Rect(x: vertical.minY, y: vertical.minX, width: vertical.height, height: vertical.width)
     }
 
     /// Rects moved along the axis to every element edge near `rect`'s edges, and a little past them.
