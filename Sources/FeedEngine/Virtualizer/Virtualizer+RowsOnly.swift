@@ -99,21 +99,13 @@ extension Virtualizer {
         // Same list after a failed fetch: the list is empty (the failure emptied `lastPreloadIDs`),
         // so the prefetch list is empty now and changed iff it held a cell at the last update.
         let preloadChanged = !preloadSame || (preloadClaimsStale && previousPrefetchHadCell)
-        var rowChange = RowChange()
-        if preloadChanged, sameItems, usesRunDiffs,
-            let diff = preloadRunDiff(
-                preloadIndices: preloadIndices, items: items, elements: elements, preloadRect: preloadRect,
-                visibleRect: visibleRect)
-        {
-            // A row or two entered and left at the ends of one run, as in the full update
-            // (Virtualizer+RunDiff.swift): the full pass claimed every row of the range again,
-            // ~12 k instructions, on one frame in seven of a grid load session.
-            rowChange = applyPreloadRunDiff(diff, items: items)
-        } else if preloadChanged {
-            rowChange = refillPreload(
-                from: elements, items: items, capacity: preloadIndices.count, preloadRect: preloadRect,
-                visibleRect: visibleRect)
-        }
+        // As in the full update, a run diff where it applies: the full pass claimed every row of the
+        // range again, ~12 k instructions, on one frame in seven of a grid load session.
+        let rowChange =
+            preloadChanged
+            ? claimPreload(
+                preloadIndices: preloadIndices, sameItems: sameItems, items: items, elements: elements,
+                preloadRect: preloadRect, visibleRect: visibleRect) : RowChange()
         if recomputePreload {
             swap(&lastPreloadIndices, &preloadIndices)
             sparePreloadIndices = preloadIndices

@@ -153,4 +153,23 @@ extension Virtualizer {
         runDiffs.rows += 1
         return change
     }
+
+    /// Claims the rows of a preload range that changed: as a run diff where one applies (a row or
+    /// two entered and left at the ends of one run), else by the full pass over the range. The
+    /// full and the rows-only update share it.
+    func claimPreload(
+        preloadIndices: [Int], sameItems: Bool, items: [Item], elements: [LayoutAttributes], preloadRect: Rect,
+        visibleRect: Rect
+    ) -> RowChange {
+        if sameItems, usesRunDiffs,
+            let diff = preloadRunDiff(
+                preloadIndices: preloadIndices, items: items, elements: elements, preloadRect: preloadRect,
+                visibleRect: visibleRect)
+        {
+            return applyPreloadRunDiff(diff, items: items)
+        }
+        return refillPreload(
+            from: elements, items: items, capacity: preloadIndices.count, preloadRect: preloadRect,
+            visibleRect: visibleRect)
+    }
 }

@@ -147,16 +147,10 @@ extension Virtualizer {
             lastPrefetchItems = newItems
             lastPrefetchFirstIndex = prefetchFirstIndex
         }
-        if preloadChanged, sameItems, usesRunDiffs,
-            let diff = preloadRunDiff(
-                preloadIndices: preloadIndices, items: items, elements: elements, preloadRect: preloadRect,
-                visibleRect: visibleRect)
-        {
-            rowChange = applyPreloadRunDiff(diff, items: items)
-        } else if preloadChanged {
-            rowChange = refillPreload(
-                from: elements, items: items, capacity: preloadIndices.count, preloadRect: preloadRect,
-                visibleRect: visibleRect)
+        if preloadChanged {
+            rowChange = claimPreload(
+                preloadIndices: preloadIndices, sameItems: sameItems, items: items, elements: elements,
+                preloadRect: preloadRect, visibleRect: visibleRect)
         }
         // The index lists become the last ones; last update's lists are next frame's spare buffers.
         if recomputePrefetch {
