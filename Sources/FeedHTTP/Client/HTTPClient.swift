@@ -220,6 +220,17 @@ public final class HTTPClient {
         feedsim_curl_setopt_pointer(handle, CURLOPT_WRITEDATA, context)
         feedsim_curl_setopt_pointer(handle, CURLOPT_HEADERDATA, context)
         url(transfer.url) { feedsim_curl_setopt_pointer(handle, CURLOPT_URL, $0) }
+        Self.setPipeWait(handle, url: transfer.url)
+    }
+
+    /// On a multi handle, an `https` request waits for a connection that may multiplex (HTTP/2 is
+    /// negotiated over TLS: ``CURL_HTTP_VERSION_2TLS``) rather than open another
+    /// (`CURLOPT_PIPEWAIT`). A plain `http` request is HTTP/1.1, where no connection multiplexes:
+    /// with the option set, libcurl 7.88 queued it behind a busy connection to the same host (a
+    /// page the server answered at once waited 2 s for a held one; `HTTPMultiDriverTests`).
+    private static func setPipeWait(_ handle: UnsafeMutableRawPointer, url: String) {
+        let secure = url.utf8.prefix(6).map { $0 | 0x20 }.elementsEqual("https:".utf8)
+        feedsim_curl_setopt_long(handle, CURLOPT_PIPEWAIT, secure ? 1 : 0)
     }
 
     /// A finished transfer's easy handle, back to the spares (the sync handle is never given back).
@@ -241,8 +252,7 @@ public final class HTTPClient {
         curl_easy_reset(handle)  // options only: the connection cache survives a reset
         feedsim_curl_setopt_long(handle, CURLOPT_NOSIGNAL, 1)
         feedsim_curl_setopt_long(handle, CURLOPT_HTTP_VERSION, CURL_HTTP_VERSION_2TLS)
-        // On a multi handle: wait for an HTTP/2 connection that can multiplex rather than open another.
-        feedsim_curl_setopt_long(handle, CURLOPT_PIPEWAIT, 1)
+        Self.setPipeWait(handle, url: transfer.url)
         feedsim_curl_setopt_long(handle, CURLOPT_TIMEOUT_MS, timeoutMs)
         feedsim_curl_setopt_long(handle, CURLOPT_CONNECTTIMEOUT_MS, min(timeoutMs, 5000))
         feedsim_curl_setopt_long(handle, CURLOPT_TCP_NODELAY, 1)
