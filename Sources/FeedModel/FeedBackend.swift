@@ -189,6 +189,15 @@ public protocol GroundTruthReader: AnyObject {
     var spansRead: Int { get }
     /// Spans answered from the last read instead, the backend having proved nothing changed since.
     var spansReused: Int { get }
+    /// Whether ``spanIDs(newest:oldest:expected:)`` lists the feed (a reader that cannot, such as
+    /// an HTTP API read without an independent database, answers every span empty: no skip can
+    /// be told, and a session's ``maxID()`` at its start would be read for nothing).
+    var listsSpans: Bool { get }
+}
+
+extension GroundTruthReader {
+    /// `true`: a reader lists the feed's spans unless it says otherwise.
+    public var listsSpans: Bool { true }
 }
 
 /// A backend that also serves pages by position (`LIMIT ? OFFSET ?`): the baseline the load

@@ -125,8 +125,8 @@ final class APINewestGroundTruth: GroundTruthReader {
         self.backend = backend
     }
 
-    /// One blocking request (a session's factory waits for it on its worker, so it is not retried:
-    /// each retry would hold the worker, and the run's end, for another timeout).
+    /// One blocking request, not retried (each retry would hold its caller for another timeout).
+    /// Sessions do not ask it (``listsSpans`` is `false`); writers read it for their baseline.
     /// - Throws: the request's ``HTTPSourceError`` (counted in the run's audit).
     func maxID() throws -> Int64 {
         try backend.newest(limit: 100).items.map(\.id).max() ?? 0
@@ -136,4 +136,9 @@ final class APINewestGroundTruth: GroundTruthReader {
 
     var spansRead: Int { 0 }
     var spansReused: Int { 0 }
+    /// `false`: the API is no independent listing. A session's start therefore does not read the
+    /// newest page for ``maxID()``: that blocking request held the session's worker (its other
+    /// sessions' transfers stalled, and `--sessions 64 --workers 1 --duration 2` served no page)
+    /// for a value no check would read.
+    var listsSpans: Bool { false }
 }

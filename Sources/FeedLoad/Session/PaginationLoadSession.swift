@@ -93,7 +93,8 @@ public final class PaginationLoadSession: LoadSession {
         controller = try FeedController(configuration: derived)
         let connections = try pool.take()
         do {
-            maxIDAtStart = try connections.truth.maxID()
+            // Read only where the end-of-session check compares spans (``FeedModel/GroundTruthReader/listsSpans``).
+            maxIDAtStart = connections.truth.listsSpans ? try connections.truth.maxID() : 0
         } catch {
             pool.give(connections)
             throw error
