@@ -10,13 +10,18 @@ extension FeedController.Viewport {
     /// - Complexity: one `attributesForElements(in:)` query of the viewport rect.
     public init(layout: any CollectionLayout, contentOffset: Point, axis: ScrollAxis = .vertical) {
         let size = layout.viewport
-        let visible = layout.attributesForElements(in: Rect(origin: contentOffset, size: size))
-            .filter { $0.category == .cell }
-            .map(\.indexPath.item)
+        var first: Int?
+        var last: Int?
+        for element in layout.attributesForElements(in: Rect(origin: contentOffset, size: size)) {
+            guard case .cell = element.category else { continue }
+            let index = element.indexPath.item
+            first = min(first ?? index, index)
+            last = max(last ?? index, index)
+        }
         self.init(
             contentOffset: axis.component(of: contentOffset),
             viewportLength: axis.length(of: size),
             contentLength: axis.length(of: layout.contentSize),
-            firstVisibleIndex: visible.min(), lastVisibleIndex: visible.max())
+            firstVisibleIndex: first, lastVisibleIndex: last)
     }
 }

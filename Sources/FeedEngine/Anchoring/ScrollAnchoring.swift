@@ -139,11 +139,17 @@ public enum ScrollAnchoring {
     ) -> Int? {
         guard !candidates.isEmpty else { return nil }
         let rect = Rect(origin: contentOffset, size: viewport)
-        let visible = layout.attributesForElements(in: rect)
-            .filter { $0.category == .cell && candidates.contains($0.indexPath.item) }
-        let fullyVisible = visible.filter { contains(rect, $0.frame) }
-        return fullyVisible.map(\.indexPath.item).min() ?? visible.map(\.indexPath.item).min()
-            ?? candidates.lowerBound
+        // One pass over the answer, no filtered copies (a page's change ran two filters and two maps).
+        var firstFull: Int?
+        var firstAny: Int?
+        for element in layout.attributesForElements(in: rect) {
+            guard case .cell = element.category else { continue }
+            let index = element.indexPath.item
+            guard candidates.contains(index) else { continue }
+            firstAny = min(firstAny ?? index, index)
+            if contains(rect, element.frame) { firstFull = min(firstFull ?? index, index) }
+        }
+        return firstFull ?? firstAny ?? candidates.lowerBound
     }
 
     private static func contains(_ outer: Rect, _ inner: Rect) -> Bool {

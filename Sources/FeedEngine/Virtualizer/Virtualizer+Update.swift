@@ -120,7 +120,9 @@ extension Virtualizer {
             // A row or two entered and left at the ends of one run (Virtualizer+RunDiff.swift).
             cellChange = updateCells(
                 prefetchCells: diff.entering, prefetchItemIDs: scratchPrefetchIDs, leavingCells: diff.leavingCells)
-            lastPrefetchItems = Array(items[diff.run])
+            // Refilled in place: a new array per cell change was an allocation and a free.
+            lastPrefetchItems.removeAll(keepingCapacity: true)
+            lastPrefetchItems.append(contentsOf: items[diff.run])
             lastPrefetchFirstIndex = prefetchFirstIndex
             runDiffs.cells += 1
         } else if prefetchChanged {

@@ -63,19 +63,29 @@ extension ReplaySession {
     private func anchorBefore(_ change: FeedChange, load: FeedController.LoadKind?) -> (id: Int64, index: Int, screen: Double)? {
         if case .replace = change { return nil }
         let rect = viewportRect
-        let cells = layout.attributesForElements(in: rect).filter { $0.category == .cell }
+        // One pass over the answer: the first cell fully inside along the axis, else the first
+        // cell (by index), and whether item 0 shows; no filtered copies.
+        var firstFull: (index: Int, start: Double)?
+        var firstAny: (index: Int, start: Double)?
+        var showsItemZero = false
+        for element in layout.attributesForElements(in: rect) {
+            guard case .cell = element.category else { continue }
+            let index = element.indexPath.item
+            let start = axis.start(of: element.frame)
+            if index == 0 { showsItemZero = true }
+            if firstAny == nil || index < firstAny!.index { firstAny = (index, start) }
+            if start >= axis.start(of: rect) && axis.end(of: element.frame) <= axis.end(of: rect),
+                firstFull == nil || index < firstFull!.index
+            {
+                firstFull = (index, start)
+            }
+        }
         if case .prepend = change, load != .prepend {
-            if scroll.offset <= 0 || cells.contains(where: { $0.indexPath.item == 0 }) { return nil }
+            if scroll.offset <= 0 || showsItemZero { return nil }
         }
-        let full = cells.filter {
-            axis.start(of: $0.frame) >= axis.start(of: rect) && axis.end(of: $0.frame) <= axis.end(of: rect)
-        }
-        guard let first = (full.isEmpty ? cells : full).min(by: { $0.indexPath.item < $1.indexPath.item }) else {
-            return nil
-        }
-        let index = first.indexPath.item
-        guard shown.items.indices.contains(index) else { return nil }
-        return (shown.items[index].id, index, axis.start(of: first.frame) - scroll.offset)
+        guard let first = firstFull ?? firstAny else { return nil }
+        guard shown.items.indices.contains(first.index) else { return nil }
+        return (shown.items[first.index].id, first.index, first.start - scroll.offset)
     }
 
     /// Measures how far the anchor moved on screen across the change (anchor drift, points).
