@@ -208,8 +208,8 @@ final class ElementAxisOrder {
         guard crossStartMax < crossMax, crossMin < crossEndMin else { return nil }
         let a = axis.start(of: rect)
         let b = axis.end(of: rect)
-        let lo = Self.firstPosition(in: ends) { $0 > a }
-        let hi = Self.firstPosition(in: starts) { $0 >= b }
+        let lo = ends.withUnsafeBufferPointer { Self.firstPosition(in: $0, above: a, orEqual: false) }
+        let hi = starts.withUnsafeBufferPointer { Self.firstPosition(in: $0, above: b, orEqual: true) }
         // hi ≥ lo: before lo every element ends at or before a < b, so it starts before b.
         return lo..<max(lo, hi)
     }
@@ -228,13 +228,14 @@ final class ElementAxisOrder {
             endHigh: hi < starts.count ? starts[hi] : Double.infinity)
     }
 
-    /// The first position whose value satisfies `predicate` (false then true along `values`), or `values.count`.
-    private static func firstPosition(in values: [Double], where predicate: (Double) -> Bool) -> Int {
+    /// The first position whose value is above `x` (or equal to it, with `orEqual`), or
+    /// `values.count`: the values never decrease, so the test is false then true along them.
+    private static func firstPosition(in values: UnsafeBufferPointer<Double>, above x: Double, orEqual: Bool) -> Int {
         var low = 0
         var high = values.count
         while low < high {
             let middle = (low + high) / 2
-            if predicate(values[middle]) { high = middle } else { low = middle + 1 }
+            if values[middle] > x || (orEqual && values[middle] == x) { high = middle } else { low = middle + 1 }
         }
         return low
     }

@@ -122,7 +122,6 @@ extension Virtualizer {
             rowFetches: rowChange.fetches, cancelledFetchIDs: rowChange.cancelled,
             direction: direction, visibleRect: visibleRect, prefetchRect: prefetchRect, preloadRect: preloadRect,
             liveCellCount: 0)
-        lastUpdate = result
         return result
     }
 }

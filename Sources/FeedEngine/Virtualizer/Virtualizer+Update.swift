@@ -187,7 +187,6 @@ extension Virtualizer {
             rowFetches: rowChange.fetches, cancelledFetchIDs: rowChange.cancelled,
             direction: direction, visibleRect: visibleRect, prefetchRect: prefetchRect, preloadRect: preloadRect,
             liveCellCount: cellOfItem.count)
-        lastUpdate = result
         return result
     }
 

@@ -142,7 +142,6 @@ public final class Virtualizer {
     /// or a row arrives): while it and
     /// `counters.rowsBound` stay the same, ``visibleCellRowBound`` stays the same.
     @exclusivity(unchecked) public internal(set) var visibleGeneration = 0
-    @exclusivity(unchecked) public internal(set) var lastUpdate: VirtualizerUpdate?
     /// The prefetch rect of the last ``updateRowsOnly(contentOffset:viewport:items:scrollVelocity:)``.
     @exclusivity(unchecked) var rowsOnlyLastPrefetchRect: Rect?
 
