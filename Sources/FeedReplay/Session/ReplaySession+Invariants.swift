@@ -28,10 +28,10 @@ extension ReplaySession {
             return
         }
         guard !new.isEmpty else { return }
-        var seen = Set<Int64>()
-        let existing: Set<Int64>
-        if case .replace = change { existing = [] } else { existing = shown.ids }
-        for item in new where existing.contains(item.id) || !seen.insert(item.id).inserted {
+        var seen = ItemIDSet(minimumCapacity: new.count)
+        let existing: ItemIDSet
+        if case .replace = change { existing = ItemIDSet() } else { existing = shown.ids }
+        for item in new where existing.contains(item.id) || !seen.insert(item.id) {
             violation("duplicate_id", "item \(item.id) is already loaded")
         }
         let run = (previous.map { [$0] } ?? []) + new + (next.map { [$0] } ?? [])
@@ -46,7 +46,7 @@ extension ReplaySession {
             // writer's delete): not a gap. A gap is an item the store holds inside the run's span
             // that the feed does not show.
             let bound = run[run.count - 1].cursor
-            let expectedIDs = Set(expected)
+            let expectedIDs = ItemIDSet(expected)
             let inSpan = truth.filter { $0.cursor <= bound }
             if truth.map(\.id) != Array(expected), inSpan.contains(where: { !expectedIDs.contains($0.id) }) {
                 let missing = truth.map(\.id).filter { !expected.contains($0) }.prefix(3)
