@@ -44,7 +44,7 @@ struct VirtualizerRowCache {
     /// Whether the row of `id` is cached (not a known-missing entry), without copying it out.
     /// Does not change recency.
     func hasRow(for id: Int64) -> Bool {
-        if pinned.contains(id) { return pinned.holdsValue(id) }
+        if let held = pinned.holdsValueIfPresent(id) { return held }
         guard let slot = slotOfID[id] else { return false }
         return slots.withUnsafeBufferPointer { slots in
             switch slots[slot].row {
