@@ -55,13 +55,14 @@ extension Virtualizer {
         // anything is released keeps a fetch that one returning item still needs from being
         // cancelled and asked again.
         var toRequest: [(id: Int64, distance: Double, index: Int)] = []
+        toRequest.reserveCapacity(preloadEntries.count)
         let preloadItemIDs = self.preloadItemIDs
         for entry in preloadEntries where !preloadItemIDs.contains(entry.item.id) {
             let id = entry.item.id
             if rowCache.contains(id) {
                 rowCache.pin(id)
             } else if let fetchID = fetchOfItem[id] {
-                fetches[fetchID]!.needed.insert(id)  // still in flight: keep it, do not ask again
+                fetches[fetchID]!.neededCount += 1  // still in flight: keep it, do not ask again
             } else {
                 toRequest.append((id, entry.distance, entry.index))
             }
@@ -72,8 +73,8 @@ extension Virtualizer {
         for id in leftIDs {
             counters.rowsEvicted += rowCache.unpin(id)
             if let fetchID = fetchOfItem[id] {
-                fetches[fetchID]!.needed.remove(id)
-                if fetches[fetchID]!.needed.isEmpty { emptied.append(fetchID) }
+                fetches[fetchID]!.neededCount -= 1
+                if fetches[fetchID]!.neededCount == 0 { emptied.append(fetchID) }
             }
         }
         for fetchID in emptied.sorted() {
@@ -91,7 +92,7 @@ extension Virtualizer {
             let ids = toRequest[start..<end].map(\.id)
             let fetchID = nextFetchID
             nextFetchID += 1
-            fetches[fetchID] = PendingRowFetch(itemIDs: ids, needed: ItemIDSet(ids))
+            fetches[fetchID] = PendingRowFetch(itemIDs: ids, neededCount: ids.count)
             for id in ids { fetchOfItem[id] = fetchID }
             change.fetches.append(RowFetch(id: fetchID, itemIDs: ids))
             counters.rowFetchesIssued += 1

@@ -155,7 +155,10 @@ public final class Virtualizer {
     /// A fetch in flight: the ids asked for, and those still in the preload range.
     struct PendingRowFetch {
         var itemIDs: [Int64]
-        var needed: ItemIDSet
+        /// How many of `itemIDs` are in the preload range now: an id of a fetch in flight is in the
+        /// range exactly when it is in ``preloadItemIDs``, so entering and leaving ids only move a
+        /// count (a set of them was two allocations and a hash per fetch). At 0 the fetch is cancelled.
+        var neededCount: Int
     }
 
     /// - Parameters:
