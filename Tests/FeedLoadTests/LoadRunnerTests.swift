@@ -65,6 +65,30 @@ import FeedResources
         #expect(items == (keep ? 3_000 + report.inserted : 3_000))
     }
 
+    /// Refresher traces insert 1–5 items before each pull (their `insert` events); with no writers
+    /// every inserted row is a session's. The run deletes them when it ends, as the writers delete
+    /// theirs (a run used to leave them: each load with a refresher trace grew the feed it tested),
+    /// and `--keep-writes` keeps them.
+    @Test(arguments: [false, true])
+    func sessionsTraceInsertsAreRemovedAfterTheRunUnlessKept(keep: Bool) throws {
+        let database = try seededDatabase(count: 1_000)
+        defer { database.cleanUp() }
+        var configuration = LoadConfiguration(
+            path: database.path, feedName: "home", model: .closed(sessions: 2),
+            traces: .synthesized(models: [.refresher], durationSeconds: 30),
+            replay: ReplayOptions(controller: FeedController.Configuration(pageSize: 10, initialLoadPages: 1)),
+            timeScale: nil, durationSeconds: 60, workers: 2)
+        configuration.iterations = 4
+        configuration.keepWrites = keep
+        let report = try LoadRunner(configuration: configuration, clock: .virtual(), openBackend: openSQLite).run()
+        #expect(report.sessions.completed == 4)
+        #expect(report.inserted > 0, "the traces inserted")
+        #expect(report.errors.isEmpty)
+        let store = try ItemStore(path: database.path)
+        let items = try store.itemCount(feed: try store.requireFeed(named: "home"))
+        #expect(items == (keep ? 1_000 + report.inserted : 1_000))
+    }
+
     @Test func offsetReplaySessionsLoadDuplicatesUnderTheSameWrites() throws {
         let database = try seededDatabase(count: 3_000)
         defer { database.cleanUp() }

@@ -9,6 +9,8 @@ public final class LoadRunner: Sendable {
     public let stop: StopSignal
     private let scheduler: SessionScheduler
     private let writers: WriterPool?
+    /// The rows the sessions' traces inserted, deleted at the end unless `--keep-writes`.
+    private let sessionInserts: SessionInserts
     /// Opens the connections of the sessions, the writers and the ground-truth readers.
     public let connector: any FeedBackendConnector
 
@@ -102,6 +104,8 @@ public final class LoadRunner: Sendable {
             writers = nil
         }
         let pool = ConnectionPool(connector: connector, reuseUnchangedSpans: configuration.reuseUnchangedSpans)
+        let inserts = SessionInserts()
+        sessionInserts = inserts
         scheduler = SessionScheduler(
             model: model, workers: configuration.workers,
             duration: .nanoseconds(Int64(configuration.runSeconds * 1e9)), share: share, stop: stop,
@@ -118,7 +122,8 @@ public final class LoadRunner: Sendable {
                 index: index, pool: pool, mode: configuration.pagination,
                 trace: configuration.traces.trace(forSession: index, seed: configuration.seed),
                 layout: configuration.layout, options: options, timeScale: configuration.timeScale,
-                insertPreset: preset, latency: configuration.latency, clock: clock)
+                insertPreset: preset, latency: configuration.latency, clock: clock,
+                inserts: configuration.keepWrites ? nil : inserts)
         }
     }
 
@@ -171,12 +176,19 @@ public final class LoadRunner: Sendable {
         sampler.start({ (scheduler.progress(), writers?.metrics()) }, onSample: { monitor.check($0) })
         let result = scheduler.run()
         writers?.stop()
+        var cleanup = LoadMetrics()
+        do {
+            _ = try sessionInserts.deleteAll(through: connector)
+        } catch {
+            cleanup.recordError(error)
+        }
         let writerMetrics = writers?.metrics()
         let (timeline, samples) = sampler.stop(final: result, writers: writerMetrics) { seconds in
             stages.map { $0.label(ofStage: $0.stageIndex(atSeconds: seconds), perSecond: perSecond) }
         }
         var metrics = result.metrics
         if let writerMetrics { metrics.merge(writerMetrics) }
+        metrics.merge(cleanup)
         var report = LoadReport(
             configuration: configuration, counts: result.counts, metrics: metrics, elapsed: result.elapsed,
             stoppedEarly: stop.isSet && result.startFailure == nil, answers: (connector as? any AnswerAuditing)?.answerTally)

@@ -34,6 +34,8 @@ public final class ReplayLoadSession: LoadSession {
     private let pool: ConnectionPool
     private let connections: SessionConnections
     private let maxIDAtStart: Int64
+    /// Collects the rows the trace inserted, deleted when the run ends; `nil`: kept.
+    private let inserts: SessionInserts?
     /// Whether the backend answers later (an HTTP feed API): see ``awaitsIO``.
     private let answersLater: Bool
     /// Paces the frames.
@@ -50,14 +52,17 @@ public final class ReplayLoadSession: LoadSession {
     ///     measured query time (the replay's ``FeedReplay/ReplayOptions/rowLatency`` still applies to
     ///     rows when set).
     ///   - clock: the clock frames are paced by (the scheduler's).
+    ///   - inserts: where ``finish(interrupted:_:)`` notes the rows the trace's `insert` events
+    ///     wrote, for the run to delete at its end; `nil` keeps them (`--keep-writes`).
     /// - Throws: the backend's errors opening the session's or the ground truth's connection,
     ///   ``LayoutError`` or ``ReplayError`` building the replay.
     public init(
         index: Int, pool: ConnectionPool, mode: PaginationMode, trace: Trace,
         layout: LayoutConfiguration, options: ReplayOptions, timeScale: Double?, insertPreset: Preset,
-        latency: LatencyModel = .fixed(ms: 0), clock: LoadClock = .wall
+        latency: LatencyModel = .fixed(ms: 0), clock: LoadClock = .wall, inserts: SessionInserts? = nil
     ) throws {
         self.index = index
+        self.inserts = inserts
         self.clock = clock
         self.timeScale = timeScale
         self.pool = pool
@@ -140,7 +145,10 @@ public final class ReplayLoadSession: LoadSession {
     /// for a first screen it never reached as a fully blank session. k6 likewise leaves an
     /// interrupted iteration out of `iterations`; the session is counted as interrupted.
     public func finish(interrupted: Bool, _ metrics: inout LoadMetrics) throws {
-        defer { pool.give(connections) }
+        defer {
+            inserts?.add(backend.insertedIDs)
+            pool.give(connections)
+        }
         let walks = backend.source.walks
         let count = try ConsistencyChecker.check(
             walks: walks, truth: connections.truth, maxIDAtStart: maxIDAtStart, metrics: &metrics)

@@ -84,6 +84,9 @@ public final class TimedBackend: DeferredReplayBackend {
         headWriter?.insertBatch(count, into: &insertMetrics)
     }
 
+    /// The ids of the items this session's trace inserted (its `insert` events), oldest first.
+    var insertedIDs: [Int64] { headWriter?.own.map(\.id) ?? [] }
+
     /// The measured wall time of the last page or row query, ms: the replay delivers its answer
     /// this much later on its virtual clock (before the latency model's draw); 0 unless
     /// ``chargesQueryTime``.
