@@ -86,8 +86,9 @@ let loadCommand = Command(
                 + "item a new title and payload, deletes remove one; both pick the writer's own items, else the newest."),
         OptionSpec(
             "--keep-writes", .flag,
-            help: "Keep what the writers wrote (default: when the run ends each writer deletes its rows and the items "
-                + "they updated or deleted are put back)."),
+            help: "Keep what the writers and the traces' insert events wrote (default: when the run ends each writer "
+                + "deletes its rows, the items they updated or deleted are put back, and the rows the traces' insert "
+                + "events wrote are deleted)."),
         OptionSpec(
             "--writer-preset", .value, "NAME",
             help: "Preset shaping written items, by writers and traces' insert events (default mixed)."),
