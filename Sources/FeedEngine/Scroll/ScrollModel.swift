@@ -200,9 +200,11 @@ public struct ScrollModel: Sendable {
     // MARK: - State
 
     /// The scroll axis.
-    public var axis: ScrollAxis { configuration.axis }
+    @inlinable public var axis: ScrollAxis { configuration.axis }
     /// The content offset along the scroll axis, points.
-    public var offset: Double { axis.component(of: contentOffset) }
+    /// Inlinable: read from a scroll model stored in a class (the replay session), a call to the
+    /// getter copied the whole model out first, every frame.
+    @inlinable public var offset: Double { axis.component(of: contentOffset) }
     /// Smallest resting offset along the axis: `−leading inset`.
     public var minOffset: Double { -axis.leadingInset(of: contentInset) }
     /// Largest resting offset along the axis: `max(minOffset, content + trailing inset − viewport)`.

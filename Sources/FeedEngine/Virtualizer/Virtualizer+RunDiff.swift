@@ -66,7 +66,7 @@ extension Virtualizer {
         guard enteringCount <= Self.runDiffLimit else { return nil }
         var entering: [(indexPath: IndexPath, item: Item)] = []
         entering.reserveCapacity(enteringCount)
-        let candidates = axisOrder.run(intersecting: prefetchRect) ?? elements.indices
+        let candidates = positions(mayIntersect: prefetchRect, in: elements)
         let complete = elements.withUnsafeBufferPointer { elements in
             items.withUnsafeBufferPointer { items in
                 for position in candidates {
@@ -118,7 +118,7 @@ extension Virtualizer {
         var entering: [(item: Item, distance: Double, index: Int)] = []
         entering.reserveCapacity(enteringCount)
         let axis = self.axis
-        let candidates = axisOrder.run(intersecting: preloadRect) ?? elements.indices
+        let candidates = positions(mayIntersect: preloadRect, in: elements)
         let complete = elements.withUnsafeBufferPointer { elements in
             items.withUnsafeBufferPointer { items in
                 for position in candidates {

@@ -63,7 +63,7 @@ extension Virtualizer {
             supplementary = []
             swap(&supplementary, &liveSupplementaryKinds)
             supplementary.removeAll(keepingCapacity: true)
-            let candidates = axisOrder.run(intersecting: prefetchRect) ?? elements.indices
+            let candidates = positions(mayIntersect: prefetchRect, in: elements)
             elements.withUnsafeBufferPointer { elements in
                 for position in candidates where elements[position].frame.intersects(prefetchRect) {
                     switch elements[position].category {
@@ -133,7 +133,7 @@ extension Virtualizer {
             prefetchItemIDs.removeAll(keepingCapacity: true)
             var newItems: [Item] = []
             newItems.reserveCapacity(prefetchIndices.count)
-            let candidates = axisOrder.run(intersecting: prefetchRect) ?? elements.indices
+            let candidates = positions(mayIntersect: prefetchRect, in: elements)
             elements.withUnsafeBufferPointer { elements in
                 for position in candidates {
                     guard case .cell = elements[position].category, elements[position].frame.intersects(prefetchRect)
@@ -347,7 +347,7 @@ extension Virtualizer {
         visibleCellItemIDs.removeAll(keepingCapacity: true)
         var lowestVisible = Int.max
         var highestVisible = Int.min
-        let candidates = axisOrder.run(intersecting: visibleRect) ?? elements.indices
+        let candidates = positions(mayIntersect: visibleRect, in: elements)
         elements.withUnsafeBufferPointer { elements in
             items.withUnsafeBufferPointer { items in
                 for position in candidates where elements[position].frame.intersects(visibleRect) {
@@ -388,7 +388,7 @@ extension Virtualizer {
         newPreloadIDs.removeAll(keepingCapacity: true)
         var ids: [Int64] = []
         ids.reserveCapacity(capacity)
-        let candidates = axisOrder.run(intersecting: preloadRect) ?? elements.indices
+        let candidates = positions(mayIntersect: preloadRect, in: elements)
         elements.withUnsafeBufferPointer { elements in
             for position in candidates {
                 guard case .cell = elements[position].category else { continue }
@@ -417,7 +417,7 @@ extension Virtualizer {
         swap(&preloadIndices, &sparePreloadIndices)
         preloadIndices.removeAll(keepingCapacity: true)
         preloadIndices.reserveCapacity(elements.count)
-        let candidates = axisOrder.run(intersecting: preloadRect) ?? elements.indices
+        let candidates = positions(mayIntersect: preloadRect, in: elements)
         elements.withUnsafeBufferPointer { elements in
             for position in candidates where elements[position].frame.intersects(preloadRect) {
                 guard case .cell = elements[position].category else { continue }
@@ -464,6 +464,12 @@ extension Virtualizer {
 }
 
 extension Virtualizer {
+    /// The positions of the kept answer `elements` to test against `rect`: the run that intersects
+    /// it when the answer is in axis order (``ElementAxisOrder``), else all of them.
+    func positions(mayIntersect rect: Rect, in elements: [LayoutAttributes]) -> Range<Int> {
+        axisOrder.run(intersecting: rect) ?? elements.indices
+    }
+
     /// The window of `rect` over the kept answer `elements`: by binary search when the answer is
     /// in axis order (``ElementAxisOrder``), else by a pass.
     func window(of rect: Rect, over elements: UnsafeBufferPointer<LayoutAttributes>) -> MembershipWindow {

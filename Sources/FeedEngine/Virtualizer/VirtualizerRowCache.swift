@@ -39,7 +39,7 @@ struct VirtualizerRowCache {
     var unpinnedCount: Int { slotOfID.count }
 
     /// Whether any entry (row or known-missing) exists for `id`.
-    func contains(_ id: Int64) -> Bool { pinned[id] != nil || slotOfID[id] != nil }
+    func contains(_ id: Int64) -> Bool { pinned.contains(id) || slotOfID.contains(id) }
 
     /// Whether the row of `id` is cached (not a known-missing entry), without copying it out.
     /// Does not change recency.

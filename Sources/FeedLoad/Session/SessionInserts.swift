@@ -16,9 +16,6 @@ public final class SessionInserts: Sendable {
         ids.withLock { $0.append(contentsOf: inserted) }
     }
 
-    /// Ids noted so far.
-    public var count: Int { ids.withLock { $0.count } }
-
     /// Deletes every noted row still there, in one transaction on a new writer connection.
     /// - Returns: how many were deleted.
     /// - Throws: the backend's error opening the connection or deleting; then nothing was deleted.

@@ -134,9 +134,7 @@ extension ReplaySession {
         guard !controller.status.bottomEndReached else { return 0 }
         let length = axis.length(of: scroll.viewport)
         guard length > 0 else { return 0 }
-        // The offset from the stored content offset (the session's axis is the scroll model's): the
-        // computed `scroll.offset` copied the whole scroll model out of the session every frame.
-        let start = axis.component(of: scroll.contentOffset)
+        let start = scroll.offset
         let end = start + length
         let contentEnd = axis.length(of: layout.contentSize)
         let uncovered = max(0, end - max(contentEnd, start))

@@ -110,7 +110,6 @@ public final class ReplaySession {
     /// export); `nil` by default, and then nothing is recorded.
     @exclusivity(unchecked) public var recorder: (any ReplayRecorder)?
 
-    /// A simulated answer waiting on the virtual clock.
     /// A request of a ``DeferredReplayBackend`` still on the wire.
     enum DeferredRequest {
         case page(FeedController.FetchRequest, DeferredAnswer<Page>)
