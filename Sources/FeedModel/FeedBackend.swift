@@ -93,6 +93,11 @@ public protocol FeedBackend: PageSource, RowSource {
     /// ``PageSource``), bypassing any decorator. `limit` ≥ 0.
     func groundTruth(after cursor: Cursor, limit: Int) throws -> [Item]
 
+    /// The cursors of ``groundTruth(after:limit:)``'s items, in the same order: what a gap check
+    /// compares (ids and feed order), which a database reads from its feed-order index alone,
+    /// without the table's rows. The default maps ``groundTruth(after:limit:)``.
+    func groundTruthCursors(after cursor: Cursor, limit: Int) throws -> [Cursor]
+
     /// Runs `body` (pages, probes and row fetches on this backend) as one unit of work read from
     /// one snapshot, as a server answering one request would: a read transaction on SQLite and
     /// PostgreSQL. The default just runs `body`, for backends whose every call is its own snapshot
@@ -102,6 +107,11 @@ public protocol FeedBackend: PageSource, RowSource {
 }
 
 extension FeedBackend {
+    /// ``groundTruth(after:limit:)``'s cursors.
+    public func groundTruthCursors(after cursor: Cursor, limit: Int) throws -> [Cursor] {
+        try groundTruth(after: cursor, limit: limit).map(\.cursor)
+    }
+
     /// Reads the newest item, then inserts what `makeItems` returns (two steps; see the requirement).
     @discardableResult
     public func insertAtHead(_ makeItems: (_ newestPublishedAt: Int64?) -> [NewItem]) throws -> [Int64] {

@@ -58,6 +58,10 @@ public struct PostgresFeedBackend: FeedBackend {
     public func groundTruth(after cursor: Cursor, limit: Int) throws -> [Item] {
         try store.groundTruth(after: cursor, feed: feed, limit: limit)
     }
+
+    public func groundTruthCursors(after cursor: Cursor, limit: Int) throws -> [Cursor] {
+        try store.groundTruthCursors(after: cursor, feed: feed, limit: limit)
+    }
 }
 
 /// The two keyset directions and the SQL of each.

@@ -128,6 +128,25 @@ extension PostgresStore {
         return (0..<result.rowCount).map { Self.stub(result, row: $0) }
     }
 
+    /// The cursors of ``groundTruth(after:feed:limit:)``'s items, read from the feed-order index
+    /// (an index-only scan where the visibility map allows; no row's text is sent).
+    public func groundTruthCursors(after cursor: Cursor, feed: Int64, limit: Int) throws -> [Cursor] {
+        guard limit > 0 else { return [] }
+        var parameters = PostgresParameters()
+        parameters.append(feed)
+        parameters.append(cursor.publishedAt)
+        parameters.append(cursor.id)
+        parameters.append(limit)
+        let result = try connection.execute(
+            prepared: "feedsim_ground_truth_cursors",
+            sql: """
+                SELECT published_at, id FROM items
+                WHERE feed_id = $1 AND (published_at < $2 OR (published_at = $2 AND id < $3))
+                ORDER BY published_at DESC, id DESC LIMIT $4
+                """, parameters)
+        return (0..<result.rowCount).map { Cursor(publishedAt: result.int64($0, 0), id: result.int64($0, 1)) }
+    }
+
     static func stub(_ result: PostgresResult, row: Int) -> Item {
         Item(
             id: result.int64(row, 0), publishedAt: result.int64(row, 1), kind: result.text(row, 2),

@@ -13,7 +13,7 @@ import FeedResources
 /// (a ``HeadWriter``: the backend's ``FeedModel/FeedBackend/insertAtHead(_:)``, items published
 /// after the newest one, so they land at the head even while writers insert; timed as
 /// ``QueryKind/insert``, on a writer connection opened at the first insert). The replay's own gap
-/// check reads its ground truth with the backend's keyset query, untimed.
+/// check reads its ground truth with the backend's own ground-truth query, untimed.
 public final class TimedBackend: DeferredReplayBackend {
     public let source: TimedFeedSource
     private let connector: any FeedBackendConnector
@@ -101,7 +101,15 @@ public final class TimedBackend: DeferredReplayBackend {
     public func groundTruth(after cursor: Cursor, limit: Int) throws -> [Item] {
         guard limit > 0 else { return [] }
         if source.deferred != nil { return (try? source.backend.groundTruth(after: cursor, limit: limit)) ?? [] }
-        return try source.backend.after(cursor, limit: limit).items
+        return try source.backend.groundTruth(after: cursor, limit: limit)
+    }
+
+    /// ``groundTruth(after:limit:)``'s cursors, which a database reads from its feed-order index
+    /// alone (``FeedModel/FeedBackend/groundTruthCursors(after:limit:)``): the check runs once per page.
+    public func groundTruthCursors(after cursor: Cursor, limit: Int) throws -> [Cursor] {
+        guard limit > 0 else { return [] }
+        if source.deferred != nil { return (try? source.backend.groundTruthCursors(after: cursor, limit: limit)) ?? [] }
+        return try source.backend.groundTruthCursors(after: cursor, limit: limit)
     }
 
     /// Moves the samples and counts gathered since the last call into `metrics`.

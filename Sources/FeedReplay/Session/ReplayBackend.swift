@@ -17,6 +17,10 @@ public protocol ReplayBackend: AnyObject {
     /// Ground truth for the gap check: up to `limit` items that follow `cursor` in feed order
     /// (older), straight from the store, bypassing latency and faults.
     func groundTruth(after cursor: Cursor, limit: Int) throws -> [Item]
+    /// The cursors of ``groundTruth(after:limit:)``'s items, in order: all the gap check reads
+    /// (the default maps ``groundTruth(after:limit:)``; a load session's backend reads them from
+    /// the feed-order index alone).
+    func groundTruthCursors(after cursor: Cursor, limit: Int) throws -> [Cursor]
     /// The wall time the last page or row call took, ms (see the default below).
     var lastCallMilliseconds: Double { get }
 }
@@ -27,6 +31,11 @@ extension ReplayBackend {
     /// simulated backend answers in no time, and the replay's timing stays a function of its seed.
     /// A load session's backend returns the measured time (`FeedLoad`'s `TimedBackend`).
     public var lastCallMilliseconds: Double { 0 }
+
+    /// ``groundTruth(after:limit:)``'s cursors.
+    public func groundTruthCursors(after cursor: Cursor, limit: Int) throws -> [Cursor] {
+        try groundTruth(after: cursor, limit: limit).map(\.cursor)
+    }
 }
 
 /// A ``ReplayBackend`` that can start a request and answer it later (an HTTP feed API under the
