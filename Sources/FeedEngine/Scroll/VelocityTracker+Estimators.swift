@@ -35,14 +35,13 @@ extension VelocityTracker {
             let q = UnsafeMutableBufferPointer(rebasing: storage[0..<(m * n)])
             let r = UnsafeMutableBufferPointer(rebasing: storage[(m * n)..<(m * n + m * m)])
             let b = UnsafeMutableBufferPointer(rebasing: storage[(m * n + m * m)...])
-            // t^0 = 1 and t^1 = t exactly (C's pow returns 1 for a zero exponent, and glibc's pow is
-            // within 0.52 ulp, so an exactly representable t^1 comes back as t): only higher powers
-            // call pow, a third of the calls it made for the degree-2 fit (~6 M instructions of the
-            // 60-s flinger replay in callgrind).
+            // Column j is column j − 1 times t, one multiplication per entry, as Android's
+            // `solveLeastSquares` and Flutter's `LeastSquaresSolver.solve` (lsq_solver.dart) expand
+            // the times (t^0 = 1, t^1 = t exactly). C's `pow` for t^2 was 2 % of `feedsim load`'s
+            // instructions (callgrind, 16 grid sessions).
             for i in 0..<n { q[i] = 1 }
-            for i in 0..<n { q[n + i] = times[i] }
-            for j in 2..<max(2, m) {
-                for i in 0..<n { q[j * n + i] = pow(times[i], Double(j)) }
+            for j in 1..<max(1, m) {
+                for i in 0..<n { q[j * n + i] = q[(j - 1) * n + i] * times[i] }
             }
             r.initialize(repeating: 0)
             for j in 0..<m {

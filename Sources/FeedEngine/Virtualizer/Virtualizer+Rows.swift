@@ -150,9 +150,11 @@ extension Virtualizer {
         let small = fetch.itemIDs.count <= Self.linearMembershipLimit
         let askedSet = small ? ItemIDSet() : ItemIDSet(fetch.itemIDs)
         var arrival = RowArrival(accepted: true, rowsCached: 0, boundItemIDs: [], missingItemIDs: [])
+        var cachedVisibleRow = false
         for row in batch.rows where small ? fetch.itemIDs.contains(row.id) : askedSet.contains(row.id) {
             counters.rowsEvicted += rowCache.store(row.id, row: row, pinned: preloadItemIDs.contains(row.id))
             arrival.rowsCached += 1
+            if !keepsCells, !cachedVisibleRow, visibleCellItemIDsStorage.contains(row.id) { cachedVisibleRow = true }
             if let cellID = cellOfItem[row.id], cells[cellID]!.itemID == row.id {
                 cells[cellID]!.boundRowItemID = row.id
                 arrival.boundItemIDs.append(row.id)
@@ -167,8 +169,10 @@ extension Virtualizer {
             arrival.missingItemIDs.append(id)
         }
         counters.rowsReceived += arrival.rowsCached
-        // Without cells, a visible cell shows its row when the row is cached: the flags may change.
-        if !keepsCells, arrival.rowsCached > 0 { visibleGeneration &+= 1 }
+        // Without cells, a visible cell shows its row when the row is cached: the flags change when
+        // a visible item's row was cached (a row cached for an item off screen, most of a preload
+        // range's, changes none, and the replay's blank-area cache is then kept).
+        if cachedVisibleRow { visibleGeneration &+= 1 }
         counters.rowsBound += arrival.boundItemIDs.count
         counters.rowsMissing += arrival.missingItemIDs.count
         return arrival

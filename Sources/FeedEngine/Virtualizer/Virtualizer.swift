@@ -285,8 +285,9 @@ extension Virtualizer {
     /// Whether each visible cell shows its full row, aligned with ``visibleCellFrames``.
     /// Unchanged while ``visibleGeneration`` and `counters.rowsBound` are. Without cells
     /// (``keepsCells`` `false`): whether the row cache holds each visible item's row, which is the
-    /// same (see ``updateRowsOnly(contentOffset:viewport:items:scrollVelocity:)``); a row arriving
-    /// then bumps ``visibleGeneration``.
+    /// same (see ``updateRowsOnly(contentOffset:viewport:items:scrollVelocity:)``); a visible
+    /// item's row arriving then bumps ``visibleGeneration`` (a visible row is pinned, so none is
+    /// evicted meanwhile).
     /// - Complexity: O(k) hash lookups for k visible cells.
     public var visibleCellRowBound: [Bool] {
         if !keepsCells {
