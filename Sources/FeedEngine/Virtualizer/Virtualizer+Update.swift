@@ -336,31 +336,44 @@ extension Virtualizer {
         // reads neither per frame; copying each visible element's attributes was ~4 % of a frame).
         var visibleElementPositions: [Int] = []
         swap(&visibleElementPositions, &visibleElementPositionsStorage)
-        visibleElementPositions.removeAll(keepingCapacity: true)
         // Visible cells as plain values, for per-frame metrics. Reused buffers (no allocation),
         // filled as locals (a stored property appended in the loop pays an exclusivity check each time).
         var visibleCellFrames: [Rect] = []
         swap(&visibleCellFrames, &visibleCellFramesStorage)
-        visibleCellFrames.removeAll(keepingCapacity: true)
         var visibleCellItemIDs: [Int64] = []
         swap(&visibleCellItemIDs, &previousVisibleCellItemIDs)
-        visibleCellItemIDs.removeAll(keepingCapacity: true)
         var lowestVisible = Int.max
         var highestVisible = Int.min
         let candidates = positions(mayIntersect: visibleRect, in: elements)
+        // Written through pointers into the reused buffers (``Array/refill(upTo:filler:_:)``):
+        // three appends per visible cell were a quarter of this pass (a uniqueness and a capacity
+        // check each; callgrind, a 16-session grid load: 51.5M → 37.2M).
         elements.withUnsafeBufferPointer { elements in
             items.withUnsafeBufferPointer { items in
-                for position in candidates where elements[position].frame.intersects(visibleRect) {
-                    visibleElementPositions.append(position)
-                    guard case .cell = elements[position].category else { continue }
-                    let index = elements[position].indexPath.item
-                    precondition(
-                        index >= 0 && index < itemCount,
-                        "layout returned item \(index) but only \(itemCount) items were passed to update")
-                    visibleCellFrames.append(elements[position].frame)
-                    visibleCellItemIDs.append(items[index].id)
-                    lowestVisible = min(lowestVisible, index)
-                    highestVisible = max(highestVisible, index)
+                var positionCount = 0
+                var cellCount = 0
+                visibleElementPositions.refill(upTo: candidates.count, filler: 0) { positions in
+                    visibleCellFrames.refill(upTo: candidates.count, filler: .zero) { frames in
+                        visibleCellItemIDs.refill(upTo: candidates.count, filler: 0) { ids in
+                            for position in candidates where elements[position].frame.intersects(visibleRect) {
+                                positions[positionCount] = position
+                                positionCount += 1
+                                guard case .cell = elements[position].category else { continue }
+                                let index = elements[position].indexPath.item
+                                precondition(
+                                    index >= 0 && index < itemCount,
+                                    "layout returned item \(index) but only \(itemCount) items were passed to update")
+                                frames[cellCount] = elements[position].frame
+                                ids[cellCount] = items[index].id
+                                cellCount += 1
+                                lowestVisible = min(lowestVisible, index)
+                                highestVisible = max(highestVisible, index)
+                            }
+                            return cellCount
+                        }
+                        return cellCount
+                    }
+                    return positionCount
                 }
             }
             visibleWindow = window(of: visibleRect, over: elements)
@@ -415,17 +428,20 @@ extension Virtualizer {
     func refillPreloadIndices(from elements: [LayoutAttributes], itemCount: Int, preloadRect: Rect) -> [Int] {
         var preloadIndices: [Int] = []
         swap(&preloadIndices, &sparePreloadIndices)
-        preloadIndices.removeAll(keepingCapacity: true)
-        preloadIndices.reserveCapacity(elements.count)
         let candidates = positions(mayIntersect: preloadRect, in: elements)
         elements.withUnsafeBufferPointer { elements in
-            for position in candidates where elements[position].frame.intersects(preloadRect) {
-                guard case .cell = elements[position].category else { continue }
-                let index = elements[position].indexPath.item
-                precondition(
-                    index >= 0 && index < itemCount,
-                    "layout returned item \(index) but only \(itemCount) items were passed to update")
-                preloadIndices.append(index)
+            preloadIndices.refill(upTo: candidates.count, filler: 0) { indices in
+                var count = 0
+                for position in candidates where elements[position].frame.intersects(preloadRect) {
+                    guard case .cell = elements[position].category else { continue }
+                    let index = elements[position].indexPath.item
+                    precondition(
+                        index >= 0 && index < itemCount,
+                        "layout returned item \(index) but only \(itemCount) items were passed to update")
+                    indices[count] = index
+                    count += 1
+                }
+                return count
             }
             preloadWindow = window(of: preloadRect, over: elements)
         }
@@ -474,5 +490,19 @@ extension Virtualizer {
     /// in axis order (``ElementAxisOrder``), else by a pass.
     func window(of rect: Rect, over elements: UnsafeBufferPointer<LayoutAttributes>) -> MembershipWindow {
         axisOrder.window(of: rect) ?? MembershipWindow(rect: rect, elements: elements, axis: axis)
+    }
+}
+
+extension Array {
+    /// Replaces the contents with the first elements of a buffer of `capacity` that `body` writes
+    /// through a pointer and counts (its return, at most `capacity`), keeping the array's storage:
+    /// no allocation once it is large enough, and no uniqueness or capacity check per element as
+    /// `append` pays. The buffer starts filled with `filler`.
+    mutating func refill(upTo capacity: Int, filler: Element, _ body: (UnsafeMutableBufferPointer<Element>) -> Int) {
+        removeAll(keepingCapacity: true)
+        append(contentsOf: repeatElement(filler, count: capacity))
+        let written = withUnsafeMutableBufferPointer { body($0) }
+        precondition(written >= 0 && written <= capacity, "refill wrote \(written) of \(capacity)")
+        removeLast(capacity - written)
     }
 }
