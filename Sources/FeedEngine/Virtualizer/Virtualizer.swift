@@ -80,7 +80,8 @@ public final class Virtualizer {
     @exclusivity(unchecked) var nextFetchID = 0
 
     // Last update.
-    /// The items of the last update (copy on write: holding it costs nothing per frame).
+    /// The items of the last update (copy on write: holding it costs nothing per frame; a caller
+    /// that edits its list in place lets go of it first, ``releaseItems()``).
     @exclusivity(unchecked) var items: [Item] = []
     @exclusivity(unchecked) var lastContentOffset: Point?
     /// Items in the prefetch range and item ids in the preload range at the last update that
@@ -269,6 +270,21 @@ extension Virtualizer {
             return VisibleElement(
                 attributes: attributes, itemID: itemID, cellID: cell?.id, isRowBound: cell?.isRowBound ?? false)
         }
+    }
+
+    /// Lets go of the last update's items before the caller edits its list, so the edit needs no
+    /// copy of the whole list (the virtualizer's reference kept the storage shared). The next
+    /// update compares its ranges afresh, as after any edit; ``holdItems(_:)`` gives the edited
+    /// list back for what reads items before that update (hit tests, ``visibleElements``).
+    public func releaseItems() {
+        items = []
+        lastItemsStorage = nil
+    }
+
+    /// The caller's list after an edit (see ``releaseItems()``), read until the next update.
+    public func holdItems(_ items: [Item]) {
+        self.items = items
+        lastItemsStorage = nil
     }
 
     /// Items intersecting the viewport after the last update, in layout order.
