@@ -287,6 +287,11 @@ extension Virtualizer {
         lastItemsStorage = nil
     }
 
+    /// ``visibleGeneration`` and `counters.rowsBound` in one call: while both stay the same,
+    /// ``visibleCellRowBound`` does. (Read from another module, each stored property paid a
+    /// dynamic exclusivity check per frame; a getter of this module reads them without.)
+    public var visibleRowState: (generation: Int, rowsBound: Int) { (visibleGeneration, counters.rowsBound) }
+
     /// Items intersecting the viewport after the last update, in layout order.
     public var visibleItemIDs: [Int64] { visibleCellItemIDsStorage }
 
@@ -306,16 +311,32 @@ extension Virtualizer {
     /// evicted meanwhile).
     /// - Complexity: O(k) hash lookups for k visible cells.
     public var visibleCellRowBound: [Bool] {
+        var flags: [Bool] = []
+        visibleCellRowBound(into: &flags)
+        return flags
+    }
+
+    /// ``visibleCellRowBound`` written into `flags`, reusing its storage (the replay refills one
+    /// buffer at each change of the visible cells instead of allocating an array).
+    public func visibleCellRowBound(into flags: inout [Bool]) {
+        let ids = visibleCellItemIDsStorage
         if !keepsCells {
             let rowCache = self.rowCache
-            return visibleCellItemIDsStorage.map { rowCache.hasRow(for: $0) }
+            flags.refill(upTo: ids.count, filler: false) { flags in
+                for (position, id) in ids.enumerated() { flags[position] = rowCache.hasRow(for: id) }
+                return ids.count
+            }
+            return
         }
         // Read once into locals: each read of a stored property inside the loop paid a dynamic
         // exclusivity check (two per visible cell).
         let cellOfItem = self.cellOfItem
         let cells = self.cells
-        return visibleCellItemIDsStorage.map { itemID in
-            cellOfItem[itemID].flatMap { cells[$0] }?.isRowBound ?? false
+        flags.refill(upTo: ids.count, filler: false) { flags in
+            for (position, itemID) in ids.enumerated() {
+                flags[position] = cellOfItem[itemID].flatMap { cells[$0] }?.isRowBound ?? false
+            }
+            return ids.count
         }
     }
 }

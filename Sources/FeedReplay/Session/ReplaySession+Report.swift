@@ -15,6 +15,8 @@ struct VisibleCache {
     /// The visible cells' items at that change, aligned with `bound`: a row shown then is already
     /// in `distinctShown`.
     var itemIDs: [Int64] = []
+    /// The flags of the change before `bound`'s, kept as the buffer the next change refills.
+    var spareBound: [Bool] = []
 
     /// Inserts into `shown` the items of `ids` whose flag in `bound` is set, leaving out those this
     /// cache already held as bound (inserted when it was taken): the same set as inserting every
@@ -96,15 +98,26 @@ extension ReplaySession {
         var anyContent = false
         // Which visible cells show their row changes only when the visible cells change or a row
         // is bound; between those frames only the overlaps move (cheap), not the cell lookups.
-        if virtualizer.visibleGeneration != visibleCache.generation
-            || virtualizer.counters.rowsBound != visibleCache.rowsBound
-        {
-            let bound = virtualizer.visibleCellRowBound
+        let state = virtualizer.visibleRowState
+        if state.generation != visibleCache.generation || state.rowsBound != visibleCache.rowsBound {
+            // The flags and positions are refilled into the cache's own buffers (two arrays
+            // allocated per change; with the state read in one call, 868.6M → 861.0M instructions
+            // on a 16-session grid load).
+            var bound: [Bool] = []
+            swap(&bound, &visibleCache.spareBound)
+            virtualizer.visibleCellRowBound(into: &bound)
             let ids = virtualizer.visibleCellItemIDs
             if collectingShown { visibleCache.insertNewlyShown(ids: ids, bound: bound, into: &distinctShown) }
-            visibleCache = VisibleCache(
-                generation: virtualizer.visibleGeneration, rowsBound: virtualizer.counters.rowsBound, bound: bound,
-                unbound: bound.indices.filter { !bound[$0] }, itemIDs: ids)
+            var unbound: [Int] = []
+            swap(&unbound, &visibleCache.unbound)
+            unbound.removeAll(keepingCapacity: true)
+            for position in bound.indices where !bound[position] { unbound.append(position) }
+            swap(&bound, &visibleCache.bound)
+            visibleCache.spareBound = bound
+            visibleCache.unbound = unbound
+            visibleCache.generation = state.generation
+            visibleCache.rowsBound = state.rowsBound
+            visibleCache.itemIDs = ids
         }
         // Plain frames, not layout attributes: no enum payload copied per element per frame.
         let frames = virtualizer.visibleCellFrames
