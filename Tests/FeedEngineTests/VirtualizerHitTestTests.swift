@@ -66,4 +66,36 @@ import Testing
         #expect(v.selection?.itemID == 1001)
         #expect(v.counters.taps == 1)
     }
+
+    /// A caller that appends in place (``Virtualizer/releaseItems()``, then
+    /// ``Virtualizer/holdItems(_:readingFirst:)``) gets the answers the virtualizer gave holding its
+    /// last update's list, up to the next update: the cells appended to the layout meanwhile hit
+    /// no item, as they did when the old list was held; the old ones hit their items.
+    @Test func anAppendedListHeldUntilTheNextUpdateAnswersAsTheOldList() throws {
+        let old = virtualizerTestItems(count: 2)
+        let new = virtualizerTestItems(count: 5)
+        func virtualizer(appendingInPlace: Bool) throws -> Virtualizer {
+            let layout = VirtualizerTestLayout.list(heights: [100, 100], viewport: viewport)
+            let v = try Virtualizer(layout: layout, configuration: .uikit)
+            _ = v.update(contentOffset: .zero, viewport: viewport, items: old)
+            layout.append(sizes: Array(repeating: Size(width: viewport.width, height: 100), count: 3))
+            if appendingInPlace {
+                v.releaseItems()
+                v.holdItems(new, readingFirst: old.count)
+            }
+            return v
+        }
+        let inPlace = try virtualizer(appendingInPlace: true)
+        let holdingOld = try virtualizer(appendingInPlace: false)
+        for y in stride(from: 10.0, to: 300, by: 50) {
+            let point = Point(x: 10, y: y)
+            #expect(inPlace.element(at: point) == holdingOld.element(at: point), "y = \(y)")
+        }
+        #expect(inPlace.element(at: Point(x: 10, y: 150))?.itemID == 1001)
+        #expect(inPlace.element(at: Point(x: 10, y: 250))?.itemID == nil)  // item 2: appended, not updated yet
+        #expect(inPlace.visibleElements.map(\.itemID) == holdingOld.visibleElements.map(\.itemID))
+        // The next update reads the whole list.
+        _ = inPlace.update(contentOffset: .zero, viewport: viewport, items: new)
+        #expect(inPlace.element(at: Point(x: 10, y: 250))?.itemID == 1002)
+    }
 }

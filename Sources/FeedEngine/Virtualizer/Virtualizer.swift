@@ -83,6 +83,9 @@ public final class Virtualizer {
     /// The items of the last update (copy on write: holding it costs nothing per frame; a caller
     /// that edits its list in place lets go of it first, ``releaseItems()``).
     @exclusivity(unchecked) var items: [Item] = []
+    /// How many of ``items`` hit tests read: the last update's count while the caller's appended
+    /// list is held (``holdItems(_:readingFirst:)``), else all.
+    @exclusivity(unchecked) var itemsReadLimit = Int.max
     @exclusivity(unchecked) var lastContentOffset: Point?
     /// Items in the prefetch range and item ids in the preload range at the last update that
     /// changed them, in index order: when a frame finds the same two lists (same ids, same kinds),
@@ -272,18 +275,22 @@ extension Virtualizer {
         }
     }
 
-    /// Lets go of the last update's items before the caller edits its list, so the edit needs no
-    /// copy of the whole list (the virtualizer's reference kept the storage shared). The next
-    /// update compares its ranges afresh, as after any edit; ``holdItems(_:)`` gives the edited
-    /// list back for what reads items before that update (hit tests, ``visibleElements``).
+    /// Lets go of the last update's items before the caller appends to its list, so the append
+    /// needs no copy of the whole list (the virtualizer's reference kept the storage shared).
+    /// ``holdItems(_:readingFirst:)`` gives the longer list back at once.
     public func releaseItems() {
         items = []
         lastItemsStorage = nil
     }
 
-    /// The caller's list after an edit (see ``releaseItems()``), read until the next update.
-    public func holdItems(_ items: [Item]) {
+    /// The caller's list after an append (see ``releaseItems()``), of which only the first `count`
+    /// items (the list of the last update, a prefix of this one) are read until the next update:
+    /// hit tests and ``visibleElements`` answer as they did with the last update's list. The next
+    /// update compares its ranges afresh, as after any edit.
+    public func holdItems(_ items: [Item], readingFirst count: Int) {
+        precondition(count >= 0 && count <= items.count, "holdItems: the last update's list is a prefix of the new one")
         self.items = items
+        itemsReadLimit = count
         lastItemsStorage = nil
     }
 
