@@ -112,39 +112,43 @@ extension PostgresStore {
     /// consistency oracle. Independent of the paging code: its own statement, with the expanded
     /// comparison `published_at < $2 OR (published_at = $2 AND id < $3)` instead of the pages' row value.
     public func groundTruth(after cursor: Cursor, feed: Int64, limit: Int) throws -> [Item] {
-        guard limit > 0 else { return [] }
-        var parameters = PostgresParameters()
-        parameters.append(feed)
-        parameters.append(cursor.publishedAt)
-        parameters.append(cursor.id)
-        parameters.append(limit)
-        let result = try connection.execute(
-            prepared: "feedsim_ground_truth",
-            sql: """
-                SELECT id, published_at, kind, width, height FROM items
-                WHERE feed_id = $1 AND (published_at < $2 OR (published_at = $2 AND id < $3))
-                ORDER BY published_at DESC, id DESC LIMIT $4
-                """, parameters)
+        guard
+            let result = try readGroundTruth(
+                prepared: "feedsim_ground_truth", columns: "id, published_at, kind, width, height", after: cursor,
+                feed: feed, limit: limit)
+        else { return [] }
         return (0..<result.rowCount).map { Self.stub(result, row: $0) }
     }
 
     /// The cursors of ``groundTruth(after:feed:limit:)``'s items, read from the feed-order index
     /// (an index-only scan where the visibility map allows; no row's text is sent).
     public func groundTruthCursors(after cursor: Cursor, feed: Int64, limit: Int) throws -> [Cursor] {
-        guard limit > 0 else { return [] }
+        guard
+            let result = try readGroundTruth(
+                prepared: "feedsim_ground_truth_cursors", columns: "published_at, id", after: cursor, feed: feed,
+                limit: limit)
+        else { return [] }
+        return (0..<result.rowCount).map { Cursor(publishedAt: result.int64($0, 0), id: result.int64($0, 1)) }
+    }
+
+    /// The ground-truth statement with `columns` (one of the two constant lists above, never
+    /// input), prepared as `prepared` and run; `nil` for a `limit` of 0.
+    private func readGroundTruth(
+        prepared: String, columns: StaticString, after cursor: Cursor, feed: Int64, limit: Int
+    ) throws -> PostgresResult? {
+        guard limit > 0 else { return nil }
         var parameters = PostgresParameters()
         parameters.append(feed)
         parameters.append(cursor.publishedAt)
         parameters.append(cursor.id)
         parameters.append(limit)
-        let result = try connection.execute(
-            prepared: "feedsim_ground_truth_cursors",
+        return try connection.execute(
+            prepared: prepared,
             sql: """
-                SELECT published_at, id FROM items
+                SELECT \(columns) FROM items
                 WHERE feed_id = $1 AND (published_at < $2 OR (published_at = $2 AND id < $3))
                 ORDER BY published_at DESC, id DESC LIMIT $4
                 """, parameters)
-        return (0..<result.rowCount).map { Cursor(publishedAt: result.int64($0, 0), id: result.int64($0, 1)) }
     }
 
     static func stub(_ result: PostgresResult, row: Int) -> Item {

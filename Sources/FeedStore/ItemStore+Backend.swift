@@ -87,28 +87,10 @@ extension ItemStore {
     /// pages' row value, and not the pages' prepared statements.
     /// - Complexity: O(log N + limit).
     public func groundTruth(after cursor: Cursor, feed: FeedID, limit: Int) throws -> [Item] {
-        guard limit > 0 else { return [] }
-        let statement = try connection.cachedStatement(
-            """
-            SELECT id, published_at, kind, width, height FROM items
-            WHERE feed_id = ?1 AND (published_at < ?2 OR (published_at = ?2 AND id < ?3))
-            ORDER BY published_at DESC, id DESC LIMIT ?4
-            """)
-        return try connection.serialized {
-            defer { statement.reset() }
-            statement.bind(feed.rawValue, at: 1)
-            statement.bind(cursor.publishedAt, at: 2)
-            statement.bind(cursor.id, at: 3)
-            statement.bind(limit, at: 4)
-            var items: [Item] = []
-            while try statement.step() {
-                items.append(
-                    Item(
-                        id: statement.int64(at: 0), publishedAt: statement.int64(at: 1),
-                        kind: statement.text(at: 2), width: statement.double(at: 3),
-                        height: statement.double(at: 4)))
-            }
-            return items
+        try readGroundTruth(columns: "id, published_at, kind, width, height", after: cursor, feed: feed, limit: limit) {
+            Item(
+                id: $0.int64(at: 0), publishedAt: $0.int64(at: 1), kind: $0.text(at: 2), width: $0.double(at: 3),
+                height: $0.double(at: 4))
         }
     }
 
@@ -118,10 +100,20 @@ extension ItemStore {
     /// 16 grid sessions on 100 000 items), the covering read a third of that.
     /// - Complexity: O(log N + limit).
     public func groundTruthCursors(after cursor: Cursor, feed: FeedID, limit: Int) throws -> [Cursor] {
+        try readGroundTruth(columns: "published_at, id", after: cursor, feed: feed, limit: limit) {
+            Cursor(publishedAt: $0.int64(at: 0), id: $0.int64(at: 1))
+        }
+    }
+
+    /// The ground-truth statement with `columns` (one of the two constant lists above, never
+    /// input), bound and stepped, each row read by `row`.
+    private func readGroundTruth<T>(
+        columns: StaticString, after cursor: Cursor, feed: FeedID, limit: Int, row: (Statement) -> T
+    ) throws -> [T] {
         guard limit > 0 else { return [] }
         let statement = try connection.cachedStatement(
             """
-            SELECT published_at, id FROM items
+            SELECT \(columns) FROM items
             WHERE feed_id = ?1 AND (published_at < ?2 OR (published_at = ?2 AND id < ?3))
             ORDER BY published_at DESC, id DESC LIMIT ?4
             """)
@@ -131,12 +123,10 @@ extension ItemStore {
             statement.bind(cursor.publishedAt, at: 2)
             statement.bind(cursor.id, at: 3)
             statement.bind(limit, at: 4)
-            var cursors: [Cursor] = []
-            cursors.reserveCapacity(limit)
-            while try statement.step() {
-                cursors.append(Cursor(publishedAt: statement.int64(at: 0), id: statement.int64(at: 1)))
-            }
-            return cursors
+            var rows: [T] = []
+            rows.reserveCapacity(limit)
+            while try statement.step() { rows.append(row(statement)) }
+            return rows
         }
     }
 }
