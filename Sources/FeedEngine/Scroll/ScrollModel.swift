@@ -271,6 +271,12 @@ public struct ScrollModel: Sendable {
     /// down, the tracker's estimate mapped to the content.
     public var velocity: Point { axis.point(axisVelocity) }
 
+    /// ``velocity``, read in place by a caller that holds the model in a class's stored property:
+    /// a computed property read there is evaluated on a copy of the whole model (its velocity
+    /// samples retained and released, ~150 instructions), a mutating method on the stored value
+    /// itself. Changes nothing.
+    public mutating func velocityInPlace() -> Point { velocity }
+
     var axisVelocity: Double {
         switch motion {
         case .idle: return 0

@@ -149,13 +149,14 @@ extension ReplaySession {
 
     /// Updates cells and row fetches for the current viewport.
     func updateVirtualizer() -> VirtualizerUpdate {
+        let velocity = scroll.velocityInPlace()
         guard virtualizer.keepsCells else {
             return virtualizer.updateRowsOnly(
                 contentOffset: scroll.contentOffset, viewport: scroll.viewport, items: shown.items,
-                scrollVelocity: scroll.velocity)
+                scrollVelocity: velocity)
         }
         return virtualizer.update(
             contentOffset: scroll.contentOffset, viewport: scroll.viewport, items: shown.items,
-            scrollVelocity: scroll.velocity)
+            scrollVelocity: velocity)
     }
 }

@@ -147,7 +147,9 @@ extension ReplaySession {
         guard !controller.status.bottomEndReached else { return 0 }
         let length = axis.length(of: scroll.viewport)
         guard length > 0 else { return 0 }
-        let start = scroll.offset
+        // The stored offset, not `scroll.offset`: a computed property of the scroll model read
+        // from the session copies the whole model first (its samples retained and released).
+        let start = axis.component(of: scroll.contentOffset)
         let end = start + length
         let contentEnd = axis.length(of: layout.contentSize)
         let uncovered = max(0, end - max(contentEnd, start))
