@@ -384,7 +384,7 @@ extension Virtualizer {
         previousVisibleCellItemIDs = visibleCellItemIDs
         visibleCellFramesStorage = visibleCellFrames
         visibleElementPositionsStorage = visibleElementPositions
-        visibleCellIndexRange = lowestVisible <= highestVisible ? lowestVisible...highestVisible : nil
+        visibleCellIndexRangeStorage = lowestVisible <= highestVisible ? lowestVisible...highestVisible : nil
         return visibleChanged
     }
 

@@ -141,7 +141,11 @@ public final class Virtualizer {
     @exclusivity(unchecked) var visibleCellItemIDsStorage: [Int64] = []
     /// The previous update's visible cell items (swapped with the current list each update).
     @exclusivity(unchecked) var previousVisibleCellItemIDs: [Int64] = []
-    @exclusivity(unchecked) public internal(set) var visibleCellIndexRange: ClosedRange<Int>?
+    @exclusivity(unchecked) var visibleCellIndexRangeStorage: ClosedRange<Int>?
+    /// The lowest and highest index of the cells intersecting the viewport after the last update,
+    /// `nil` when none does. A getter of this module: read from another module, the stored
+    /// property paid a dynamic exclusivity check every frame.
+    public var visibleCellIndexRange: ClosedRange<Int>? { visibleCellIndexRangeStorage }
     /// Bumped whenever the visible cells' items change or a cell enters or leaves (without cells:
     /// or a row arrives): while it and
     /// `counters.rowsBound` stay the same, ``visibleCellRowBound`` stays the same.
