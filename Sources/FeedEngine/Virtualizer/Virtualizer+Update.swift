@@ -57,25 +57,29 @@ extension Virtualizer {
         if recomputePrefetch {
             prefetchIndices = []
             swap(&prefetchIndices, &sparePrefetchIndices)
-            prefetchIndices.removeAll(keepingCapacity: true)
-            prefetchIndices.reserveCapacity(elements.count)
             // Refilled in place: a new set per frame allocated its storage on every frame that had a footer in range.
             supplementary = []
             swap(&supplementary, &liveSupplementaryKinds)
             supplementary.removeAll(keepingCapacity: true)
             let candidates = positions(mayIntersect: prefetchRect, in: elements)
             elements.withUnsafeBufferPointer { elements in
-                for position in candidates where elements[position].frame.intersects(prefetchRect) {
-                    switch elements[position].category {
-                    case .cell:
-                        let index = elements[position].indexPath.item
-                        precondition(
-                            index >= 0 && index < itemCount,
-                            "layout returned item \(index) but only \(itemCount) items were passed to update")
-                        prefetchIndices.append(index)
-                    case .supplementary(let kind): supplementary.insert(kind)
-                    case .decoration: break
+                // Written through a pointer (``Array/refill(upTo:filler:_:)``), as the visible pass.
+                prefetchIndices.refill(upTo: candidates.count, filler: 0) { indices in
+                    var count = 0
+                    for position in candidates where elements[position].frame.intersects(prefetchRect) {
+                        switch elements[position].category {
+                        case .cell:
+                            let index = elements[position].indexPath.item
+                            precondition(
+                                index >= 0 && index < itemCount,
+                                "layout returned item \(index) but only \(itemCount) items were passed to update")
+                            indices[count] = index
+                            count += 1
+                        case .supplementary(let kind): supplementary.insert(kind)
+                        case .decoration: break
+                        }
                     }
+                    return count
                 }
                 prefetchWindow = window(of: prefetchRect, over: elements)
             }
@@ -271,8 +275,7 @@ extension Virtualizer {
         var tally = VirtualizerCounters.KindCounts()
         func flushTally() {
             guard let kind = tallyKind else { return }
-            counters.cellsByKind[kind, default: .init()].created += tally.created
-            counters.cellsByKind[kind, default: .init()].reused += tally.reused
+            counters.cellsByKind[kind, default: .init()].add(tally)  // one lookup of the kind, not two
             tally = .init()
         }
         for (indexPath, item) in prefetchCells where cellOfItem[item.id] == nil {
@@ -314,6 +317,14 @@ extension Virtualizer {
         counters.cellsRecycled += change.recycled
         counters.cellsDiscarded += change.discarded
         return change
+    }
+}
+
+extension VirtualizerCounters.KindCounts {
+    /// Adds `other`'s counts to these.
+    mutating func add(_ other: Self) {
+        created += other.created
+        reused += other.reused
     }
 }
 
