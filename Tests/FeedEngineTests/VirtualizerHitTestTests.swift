@@ -67,35 +67,40 @@ import Testing
         #expect(v.counters.taps == 1)
     }
 
-    /// A caller that appends in place (``Virtualizer/releaseItems()``, then
-    /// ``Virtualizer/holdItems(_:readingFirst:)``) gets the answers the virtualizer gave holding its
-    /// last update's list, up to the next update: the cells appended to the layout meanwhile hit
-    /// no item, as they did when the old list was held; the old ones hit their items.
-    @Test func anAppendedListHeldUntilTheNextUpdateAnswersAsTheOldList() throws {
-        let old = virtualizerTestItems(count: 2)
-        let new = virtualizerTestItems(count: 5)
-        func virtualizer(appendingInPlace: Bool) throws -> Virtualizer {
-            let layout = VirtualizerTestLayout.list(heights: [100, 100], viewport: viewport)
-            let v = try Virtualizer(layout: layout, configuration: .uikit)
-            _ = v.update(contentOffset: .zero, viewport: viewport, items: old)
-            layout.append(sizes: Array(repeating: Size(width: viewport.width, height: 100), count: 3))
-            if appendingInPlace {
-                v.releaseItems()
-                v.holdItems(new, readingFirst: old.count)
-            }
-            return v
-        }
-        let inPlace = try virtualizer(appendingInPlace: true)
-        let holdingOld = try virtualizer(appendingInPlace: false)
-        for y in stride(from: 10.0, to: 300, by: 50) {
-            let point = Point(x: 10, y: y)
-            #expect(inPlace.element(at: point) == holdingOld.element(at: point), "y = \(y)")
-        }
-        #expect(inPlace.element(at: Point(x: 10, y: 150))?.itemID == 1001)
-        #expect(inPlace.element(at: Point(x: 10, y: 250))?.itemID == nil)  // item 2: appended, not updated yet
-        #expect(inPlace.visibleElements.map(\.itemID) == holdingOld.visibleElements.map(\.itemID))
-        // The next update reads the whole list.
-        _ = inPlace.update(contentOffset: .zero, viewport: viewport, items: new)
-        #expect(inPlace.element(at: Point(x: 10, y: 250))?.itemID == 1002)
+    /// A caller that edits its list in place (``Virtualizer/releaseItems()``, then
+    /// ``Virtualizer/holdItems(_:)``) after changing the layout the same way: until the next update,
+    /// a hit test maps the layout's index to the edited list (UIKit's `indexPathForItem(at:)` reads
+    /// the updated layout, the app its updated data source), and ``Virtualizer/visibleElements``
+    /// still lists what the last update found (from its own record, not the edited list).
+    @Test func aListEditedInPlaceIsReadByHitTestsAndVisibleElementsKeepsTheLastUpdate() throws {
+        let size = Size(width: viewport.width, height: 100)
+        // An append: the appended cell under the point is its item.
+        let appendLayout = VirtualizerTestLayout.list(heights: [100, 100], viewport: viewport)
+        let appending = try Virtualizer(layout: appendLayout, configuration: .uikit)
+        _ = appending.update(contentOffset: .zero, viewport: viewport, items: virtualizerTestItems(count: 2))
+        appendLayout.append(sizes: Array(repeating: size, count: 3))
+        appending.releaseItems()
+        appending.holdItems(virtualizerTestItems(count: 5))
+        #expect(appending.element(at: Point(x: 10, y: 250))?.itemID == 1002)
+        #expect(appending.visibleElements.map(\.itemID) == [1000, 1001])
+
+        // A drop at the top: index 0 is now item 1002; the visible elements are still the last
+        // update's (reading the shortened list by the old indices would be wrong, or out of range).
+        let items = virtualizerTestItems(count: 5)
+        let dropLayout = VirtualizerTestLayout.list(heights: Array(repeating: 100, count: 5), viewport: viewport)
+        let dropping = try Virtualizer(layout: dropLayout, configuration: .uikit)
+        _ = dropping.update(contentOffset: Point(x: 0, y: 200), viewport: viewport, items: items)
+        let before = dropping.visibleElements
+        #expect(before.map(\.itemID) == [1002, 1003, 1004])
+        dropLayout.removeFirst(2)
+        dropping.releaseItems()
+        dropping.holdItems(Array(items.dropFirst(2)))
+        #expect(dropping.visibleElements == before)
+        #expect(dropping.element(at: Point(x: 10, y: 50))?.itemID == 1002)
+        #expect(dropping.element(at: Point(x: 10, y: 250))?.itemID == 1004)
+        #expect(dropping.element(at: Point(x: 10, y: 350)) == nil)  // past the 3 items left
+        // The next update reads the edited list.
+        _ = dropping.update(contentOffset: .zero, viewport: viewport, items: Array(items.dropFirst(2)))
+        #expect(dropping.visibleElements.map(\.itemID) == [1002, 1003, 1004])
     }
 }

@@ -26,7 +26,7 @@ extension Virtualizer {
             var itemID: Int64?
             if attributes.category == .cell {
                 let index = attributes.indexPath.item
-                itemID = index >= 0 && index < min(items.count, itemsReadLimit) ? items[index].id : nil
+                itemID = index >= 0 && index < items.count ? items[index].id : nil
             }
             let hit = VirtualizerHit(
                 indexPath: attributes.indexPath, category: attributes.category, itemID: itemID, frame: frame)

@@ -114,7 +114,6 @@ extension Virtualizer {
         if visibleChanged { visibleGeneration &+= 1 }
         lastContentOffset = contentOffset
         self.items = items
-        itemsReadLimit = .max
         self.direction = direction
         counters.updates += 1
 

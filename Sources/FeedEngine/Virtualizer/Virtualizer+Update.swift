@@ -180,7 +180,6 @@ extension Virtualizer {
         }
         lastContentOffset = contentOffset
         self.items = items
-        itemsReadLimit = .max
         self.direction = direction
         maxLiveCells = max(maxLiveCells, cellOfItem.count)
         counters.updates += 1

@@ -80,12 +80,10 @@ public final class Virtualizer {
     @exclusivity(unchecked) var nextFetchID = 0
 
     // Last update.
-    /// The items of the last update (copy on write: holding it costs nothing per frame; a caller
-    /// that edits its list in place lets go of it first, ``releaseItems()``).
+    /// The items of the last update, or the caller's list as edited since (``holdItems(_:)``; copy
+    /// on write: holding it costs nothing per frame, and a caller that edits its list in place lets
+    /// go of it first, ``releaseItems()``).
     @exclusivity(unchecked) var items: [Item] = []
-    /// How many of ``items`` hit tests read: the last update's count while the caller's appended
-    /// list is held (``holdItems(_:readingFirst:)``), else all.
-    @exclusivity(unchecked) var itemsReadLimit = Int.max
     @exclusivity(unchecked) var lastContentOffset: Point?
     /// Items in the prefetch range and item ids in the preload range at the last update that
     /// changed them, in index order: when a frame finds the same two lists (same ids, same kinds),
@@ -268,33 +266,36 @@ extension Virtualizer {
     /// The elements intersecting the viewport after the last update, with their cells and whether
     /// each shows its row, in layout order.
     public var visibleElements: [VisibleElement] {
-        visibleAttributes.map { attributes in
+        // Each cell's item as the last update recorded it (the visible pass lists the cells' ids in
+        // the order of their positions), not read from ``items``: the caller may have edited its
+        // list since (``holdItems(_:)``).
+        var cellOrdinal = 0
+        return visibleAttributes.map { attributes in
             guard attributes.category == .cell else {
                 return VisibleElement(attributes: attributes, itemID: nil, cellID: nil, isRowBound: true)
             }
-            let itemID = items[attributes.indexPath.item].id
+            let itemID = visibleCellItemIDsStorage[cellOrdinal]
+            cellOrdinal += 1
             let cell = cellOfItem[itemID].flatMap { cells[$0] }
             return VisibleElement(
                 attributes: attributes, itemID: itemID, cellID: cell?.id, isRowBound: cell?.isRowBound ?? false)
         }
     }
 
-    /// Lets go of the last update's items before the caller appends to its list, so the append
-    /// needs no copy of the whole list (the virtualizer's reference kept the storage shared).
-    /// ``holdItems(_:readingFirst:)`` gives the longer list back at once.
+    /// Lets go of the last update's items before the caller edits its list, so the edit is made in
+    /// place (the virtualizer's reference kept the storage shared, and every edit copied the whole
+    /// list). ``holdItems(_:)`` gives the edited list back at once.
     public func releaseItems() {
         items = []
         lastItemsStorage = nil
     }
 
-    /// The caller's list after an append (see ``releaseItems()``), of which only the first `count`
-    /// items (the list of the last update, a prefix of this one) are read until the next update:
-    /// hit tests and ``visibleElements`` answer as they did with the last update's list. The next
-    /// update compares its ranges afresh, as after any edit.
-    public func holdItems(_ items: [Item], readingFirst count: Int) {
-        precondition(count >= 0 && count <= items.count, "holdItems: the last update's list is a prefix of the new one")
+    /// The caller's list after an edit (see ``releaseItems()``), which the layout now describes:
+    /// until the next update, hit tests (``element(at:)``, ``tap(at:)``) map the layout's indices
+    /// to this list, as UIKit's `indexPathForItem(at:)` answers from the updated layout and the
+    /// updated data source. The next update compares its ranges afresh, as after any edit.
+    public func holdItems(_ items: [Item]) {
         self.items = items
-        itemsReadLimit = count
         lastItemsStorage = nil
     }
 
