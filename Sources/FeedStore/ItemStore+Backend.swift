@@ -123,8 +123,7 @@ extension ItemStore {
             statement.bind(cursor.publishedAt, at: 2)
             statement.bind(cursor.id, at: 3)
             statement.bind(limit, at: 4)
-            var rows: [T] = []
-            rows.reserveCapacity(limit)
+            var rows: [T] = []  // no reserve: a walk's check may ask for every item after the cursor
             while try statement.step() { rows.append(row(statement)) }
             return rows
         }
