@@ -100,13 +100,13 @@ extension Virtualizer {
         // "Changed" compares the items (ids and kinds) and the first index with those of the last
         // update that changed them; the same list with the same indices is the same items.
         let prefetchFirstIndex = prefetchIndices.first
+        var prefetchRunSetNow = false
         let prefetchChanged: Bool
         if sameItems && prefetchIndices == lastPrefetchIndices {
             prefetchChanged = false
         } else {
             prefetchChanged =
-                prefetchFirstIndex != lastPrefetchFirstIndex || prefetchIndices.count != lastPrefetchItems.count
-                || zip(prefetchIndices, lastPrefetchItems).contains { items[$0] != $1 }
+                prefetchFirstIndex != lastPrefetchFirstIndex || prefetchItemsDiffer(prefetchIndices, in: items)
         }
         let preloadSame: Bool
         if sameItems && preloadIndices == lastPreloadIndices {
@@ -124,9 +124,9 @@ extension Virtualizer {
             // A row or two entered and left at the ends of one run (Virtualizer+RunDiff.swift).
             cellChange = updateCells(
                 prefetchCells: diff.entering, prefetchItemIDs: scratchPrefetchIDs, leavingCells: diff.leavingCells)
-            // Refilled in place: a new array per cell change was an allocation and a free.
-            lastPrefetchItems.removeAll(keepingCapacity: true)
-            lastPrefetchItems.append(contentsOf: items[diff.run])
+            // Kept as the run of `items` (copied out only when the list is let go of or replaced).
+            lastPrefetchRun = diff.run
+            prefetchRunSetNow = true
             lastPrefetchFirstIndex = prefetchFirstIndex
             runDiffs.cells += 1
         } else if prefetchChanged {
@@ -151,6 +151,7 @@ extension Virtualizer {
             cellChange = updateCells(prefetchCells: prefetchCells, prefetchItemIDs: prefetchItemIDs)
             swap(&prefetchItemIDs, &scratchPrefetchIDs)
             lastPrefetchItems = newItems
+            lastPrefetchRun = nil
             lastPrefetchFirstIndex = prefetchFirstIndex
         }
         if preloadChanged {
@@ -179,6 +180,8 @@ extension Virtualizer {
             visibleGeneration &+= 1
         }
         lastContentOffset = contentOffset
+        // A prefetch run kept from an earlier update points into the list being replaced.
+        if !sameItems, !prefetchRunSetNow { materializePrefetchItems() }
         self.items = items
         self.direction = direction
         maxLiveCells = max(maxLiveCells, cellOfItem.count)

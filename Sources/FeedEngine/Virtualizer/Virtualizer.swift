@@ -89,6 +89,10 @@ public final class Virtualizer {
     /// changed them, in index order: when a frame finds the same two lists (same ids, same kinds),
     /// no cell enters or leaves and no row is needed, so the set work is skipped.
     @exclusivity(unchecked) var lastPrefetchItems: [Item] = []
+    /// When set, the prefetch items are ``items``[run] and ``lastPrefetchItems`` is not filled: a
+    /// run diff of the cells (every few frames of a scroll) copied its items out each time; they
+    /// are copied only when ``items`` is let go of or replaced (once per list edit).
+    @exclusivity(unchecked) var lastPrefetchRun: ClosedRange<Int>?
     @exclusivity(unchecked) var lastPreloadIDs: [Int64] = []
     /// The layout indices of the two ranges at the last update, and the storage of that update's
     /// `items`: while the caller passes the same array again (same storage, which the virtualizer
@@ -286,8 +290,27 @@ extension Virtualizer {
     /// place (the virtualizer's reference kept the storage shared, and every edit copied the whole
     /// list). ``holdItems(_:)`` gives the edited list back at once.
     public func releaseItems() {
+        materializePrefetchItems()
         items = []
         lastItemsStorage = nil
+    }
+
+    /// Copies the prefetch items out of ``items`` (see ``lastPrefetchRun``) before ``items`` changes.
+    func materializePrefetchItems() {
+        guard let run = lastPrefetchRun else { return }
+        lastPrefetchItems = Array(items[run])
+        lastPrefetchRun = nil
+    }
+
+    /// Whether the items at `prefetchIndices` of `items` differ from the last prefetch list (its
+    /// length, or an item: id, kind or size).
+    func prefetchItemsDiffer(_ prefetchIndices: [Int], in items: [Item]) -> Bool {
+        if let run = lastPrefetchRun {
+            let last = self.items
+            return prefetchIndices.count != run.count || zip(prefetchIndices, run).contains { items[$0] != last[$1] }
+        }
+        return prefetchIndices.count != lastPrefetchItems.count
+            || zip(prefetchIndices, lastPrefetchItems).contains { items[$0] != $1 }
     }
 
     /// The caller's list after an edit (see ``releaseItems()``), which the layout now describes:
@@ -295,6 +318,7 @@ extension Virtualizer {
     /// to this list, as UIKit's `indexPathForItem(at:)` answers from the updated layout and the
     /// updated data source. The next update compares its ranges afresh, as after any edit.
     public func holdItems(_ items: [Item]) {
+        materializePrefetchItems()
         self.items = items
         lastItemsStorage = nil
     }
