@@ -95,6 +95,15 @@ public final class StoreBackend: ReplayBackend {
         return try pending.merge(.after(cursor), limit: limit, storePage: page, storeProbe: { _, _ in false }).items
     }
 
+    /// ``groundTruth(after:limit:)``'s cursors: while no insert is pending, the backend's own
+    /// cursor-only read (SQLite's and PostgreSQL's from the feed-order index alone), tried as
+    /// ``groundTruth(after:limit:)`` is.
+    public func groundTruthCursors(after cursor: Cursor, limit: Int) throws -> [Cursor] {
+        guard limit > 0 else { return [] }
+        guard pending.isEmpty else { return try groundTruth(after: cursor, limit: limit).map(\.cursor) }
+        return try Self.withAttempts { try backend.groundTruthCursors(after: cursor, limit: limit) }
+    }
+
     /// Writes every pending insert into the backend in one transaction (``FeedModel/FeedBackend/insert(_:)``:
     /// all or nothing; the write lock is held only for that), with the ids the replay gave them;
     /// when another writer took one of those ids meanwhile, the backend assigns new ones instead

@@ -25,6 +25,7 @@ public final class RecordingBackend: ReplayBackend {
         case page(FeedController.FetchRequest)
         case rows(ids: [Int64])
         case groundTruth(after: Cursor, limit: Int)
+        case groundTruthCursors(after: Cursor, limit: Int)
         case insert(count: Int, t: Double)
     }
 
@@ -73,6 +74,14 @@ public final class RecordingBackend: ReplayBackend {
         groundTruthCalls += 1
         if keepsLog { log.append(.groundTruth(after: cursor, limit: limit)) }
         return try inner.groundTruth(after: cursor, limit: limit)
+    }
+
+    /// The gap check's read (what the replay calls): recorded as a ground-truth call, which the
+    /// baseline issues as the same cursor-only read.
+    public func groundTruthCursors(after cursor: Cursor, limit: Int) throws -> [Cursor] {
+        groundTruthCalls += 1
+        if keepsLog { log.append(.groundTruthCursors(after: cursor, limit: limit)) }
+        return try inner.groundTruthCursors(after: cursor, limit: limit)
     }
 
     /// Counts the items of a page that lie beyond the deepest cursor so far.

@@ -153,6 +153,9 @@ extension ReplayBenchmark {
             case .groundTruth(let cursor, let limit):
                 work.groundTruthQueries += 1
                 work.itemsRead += try backend.groundTruth(after: cursor, limit: limit).count
+            case .groundTruthCursors(let cursor, let limit):
+                work.groundTruthQueries += 1
+                work.itemsRead += try backend.groundTruthCursors(after: cursor, limit: limit).count
             case .insert:
                 work.insertsSkipped += 1
             }
