@@ -69,10 +69,7 @@ extension Virtualizer {
                     for position in candidates where elements[position].frame.intersects(prefetchRect) {
                         switch elements[position].category {
                         case .cell:
-                            let index = elements[position].indexPath.item
-                            precondition(
-                                index >= 0 && index < itemCount,
-                                "layout returned item \(index) but only \(itemCount) items were passed to update")
+                            let index = Self.cellIndex(elements[position].indexPath, itemCount: itemCount)
                             indices[count] = index
                             count += 1
                         case .supplementary(let kind): supplementary.insert(kind)
@@ -322,6 +319,18 @@ extension Virtualizer {
     }
 }
 
+extension Virtualizer {
+    /// The item index of a cell the layout returned, which must be one of the `itemCount` items
+    /// passed to the update: a layout out of step with the list is a programming error (trap).
+    @inline(__always)
+    static func cellIndex(_ indexPath: IndexPath, itemCount: Int) -> Int {
+        let index = indexPath.item
+        precondition(
+            index >= 0 && index < itemCount, "layout returned item \(index) but only \(itemCount) items were passed to update")
+        return index
+    }
+}
+
 extension VirtualizerCounters.KindCounts {
     /// Adds `other`'s counts to these.
     mutating func add(_ other: Self) {
@@ -373,10 +382,7 @@ extension Virtualizer {
                                 positions[positionCount] = position
                                 positionCount += 1
                                 guard case .cell = elements[position].category else { continue }
-                                let index = elements[position].indexPath.item
-                                precondition(
-                                    index >= 0 && index < itemCount,
-                                    "layout returned item \(index) but only \(itemCount) items were passed to update")
+                                let index = Self.cellIndex(elements[position].indexPath, itemCount: itemCount)
                                 frames[cellCount] = elements[position].frame
                                 ids[cellCount] = items[index].id
                                 cellCount += 1
@@ -448,10 +454,7 @@ extension Virtualizer {
                 var count = 0
                 for position in candidates where elements[position].frame.intersects(preloadRect) {
                     guard case .cell = elements[position].category else { continue }
-                    let index = elements[position].indexPath.item
-                    precondition(
-                        index >= 0 && index < itemCount,
-                        "layout returned item \(index) but only \(itemCount) items were passed to update")
+                    let index = Self.cellIndex(elements[position].indexPath, itemCount: itemCount)
                     indices[count] = index
                     count += 1
                 }
