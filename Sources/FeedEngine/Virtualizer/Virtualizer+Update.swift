@@ -254,15 +254,14 @@ extension Virtualizer {
             leaving.sort()
         }
         for cellID in leaving {
-            // One lookup to read and one to write back, not one per field.
-            var cell = cells[cellID]!
-            let itemID = cell.itemID!
+            // Changed in place: copying the cell out and back retained and released its kind
+            // (a string) and ran its outlined copy and destroy, per cell.
+            let itemID = cells[cellID]!.itemID!
             cellOfItem[itemID] = nil
-            cell.itemID = nil
-            cell.indexPath = nil
-            cell.boundRowItemID = nil
-            pool.push(cellID: cellID, kind: cell.kind)
-            cells[cellID] = cell
+            cells[cellID]!.itemID = nil
+            cells[cellID]!.indexPath = nil
+            cells[cellID]!.boundRowItemID = nil
+            pool.push(cellID: cellID, kind: cells[cellID]!.kind)
             change.left.append(itemID)
         }
         change.recycled = leaving.count
@@ -282,25 +281,27 @@ extension Virtualizer {
                 flushTally()
                 tallyKind = item.kind
             }
-            var cell: VirtualizerCell
+            let cellID: Int
             if let pooled = pool.pop(kind: item.kind) {
-                cell = cells[pooled]!
+                cellID = pooled
+                precondition(cells[cellID]!.kind == item.kind, "reuse pool handed out a cell of another kind")
                 change.reused += 1
                 tally.reused += 1
             } else {
-                cell = VirtualizerCell(id: nextCellID, kind: item.kind, itemID: nil, indexPath: nil)
+                cellID = nextCellID
+                let cell = VirtualizerCell(id: cellID, kind: item.kind, itemID: nil, indexPath: nil)
+                if cellID == cells.count { cells.append(cell) } else { cells[cellID] = cell }
                 nextCellID += 1
                 change.created += 1
                 tally.created += 1
             }
-            precondition(cell.kind == item.kind, "reuse pool handed out a cell of another kind")
+            // Bound in place (see the leaving cells above).
             let hasRow = rowCache.hasRow(for: item.id)
-            cell.itemID = item.id
-            cell.indexPath = indexPath
-            cell.boundRowItemID = hasRow ? item.id : nil  // prepareForReuse, then bind
+            cells[cellID]!.itemID = item.id
+            cells[cellID]!.indexPath = indexPath
+            cells[cellID]!.boundRowItemID = hasRow ? item.id : nil  // prepareForReuse, then bind
             if hasRow { counters.rowsBound += 1 }
-            if cell.id == cells.count { cells.append(cell) } else { cells[cell.id] = cell }
-            cellOfItem[item.id] = cell.id
+            cellOfItem[item.id] = cellID
             change.entered.append(item.id)
         }
         flushTally()
