@@ -6,7 +6,8 @@ extension Virtualizer {
     /// tie the later in layout order, which is drawn on top. Hidden elements and elements with
     /// alpha below 0.01 are skipped, as `UIView.hitTest(_:with:)` skips them.
     ///
-    /// Item ids come from the `items` of the last update.
+    /// Item ids come from the `items` of the last update, or from the caller's list held since it
+    /// was edited (``holdItems(_:)``), which the layout then describes.
     ///
     /// - Returns: the element's index path, category and item id (cells only); `nil` when the
     ///   point is on no element.

@@ -113,6 +113,8 @@ extension Virtualizer {
         lastItemsStorage = itemsStorage
         if visibleChanged { visibleGeneration &+= 1 }
         lastContentOffset = contentOffset
+        // A prefetch run kept by a full update points into the list being replaced (see `update`).
+        if !sameItems { materializePrefetchItems() }
         self.items = items
         self.direction = direction
         counters.updates += 1
