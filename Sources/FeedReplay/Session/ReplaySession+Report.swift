@@ -68,8 +68,9 @@ extension ReplaySession {
         }
         lastCentredIndex = centred
         // Rows bound this frame: on arrival, or when a cell was dequeued for an item whose row is cached.
-        let bound = virtualizer.counters.rowsBound - rowsBoundBefore
-        rowsBoundBefore = virtualizer.counters.rowsBound
+        let rowsBound = virtualizer.visibleRowState.rowsBound  // a getter: no exclusivity check per frame
+        let bound = rowsBound - rowsBoundBefore
+        rowsBoundBefore = rowsBound
         let cost = options.costs.frameCost(
             layoutChanged: layoutChangedThisFrame, created: update.cellsCreated, reused: update.cellsReused,
             bound: bound)
