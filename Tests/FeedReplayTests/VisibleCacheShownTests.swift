@@ -36,7 +36,7 @@ import Testing
             for (id, isBound) in zip(ids, bound) where isBound { oracle.insert(id) }
             skipped += bound.filter { $0 }.count - (fast.count - before)
             cache = VisibleCache(
-                generation: 0, rowsBound: 0, bound: bound, unbound: bound.indices.filter { !bound[$0] }, itemIDs: ids)
+                generation: 0, bound: bound, unbound: bound.indices.filter { !bound[$0] }, itemIDs: ids)
             #expect(fast.count == oracle.count)
         }
         #expect(fast.sorted() == oracle.sorted())

@@ -158,6 +158,7 @@ extension Virtualizer {
             if let cellID = cellOfItem[row.id], cells[cellID]!.itemID == row.id {
                 cells[cellID]!.boundRowItemID = row.id
                 arrival.boundItemIDs.append(row.id)
+                if !cachedVisibleRow, visibleCellItemIDsStorage.contains(row.id) { cachedVisibleRow = true }
             }
         }
         // Ids reported missing, and ids the source left out of both lists, are cached as missing
@@ -169,9 +170,10 @@ extension Virtualizer {
             arrival.missingItemIDs.append(id)
         }
         counters.rowsReceived += arrival.rowsCached
-        // Without cells, a visible cell shows its row when the row is cached: the flags change when
-        // a visible item's row was cached (a row cached for an item off screen, most of a preload
-        // range's, changes none, and the replay's blank-area cache is then kept).
+        // The visible flags change only when a visible item's row was cached (without cells: a
+        // visible cell shows its row when the row is cached) or bound to its cell (with cells). A
+        // row for an item off screen, most of a preload or prefetch range's, changes none, and the
+        // replay's blank-area cache is then kept.
         if cachedVisibleRow { visibleGeneration &+= 1 }
         counters.rowsBound += arrival.boundItemIDs.count
         counters.rowsMissing += arrival.missingItemIDs.count

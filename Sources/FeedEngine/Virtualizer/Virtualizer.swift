@@ -148,9 +148,9 @@ public final class Virtualizer {
     /// `nil` when none does. A getter of this module: read from another module, the stored
     /// property paid a dynamic exclusivity check every frame.
     public var visibleCellIndexRange: ClosedRange<Int>? { visibleCellIndexRangeStorage }
-    /// Bumped whenever the visible cells' items change or a cell enters or leaves (without cells:
-    /// or a row arrives): while it and
-    /// `counters.rowsBound` stay the same, ``visibleCellRowBound`` stays the same.
+    /// Bumped whenever the visible cells' items change, a visible item's cell enters or leaves, or
+    /// a visible item's row is bound to its cell (without cells: cached): while it stays the same,
+    /// ``visibleCellRowBound`` stays the same.
     @exclusivity(unchecked) public internal(set) var visibleGeneration = 0
     /// The prefetch rect of the last ``updateRowsOnly(contentOffset:viewport:items:scrollVelocity:)``.
     @exclusivity(unchecked) var rowsOnlyLastPrefetchRect: Rect?
@@ -323,9 +323,9 @@ extension Virtualizer {
         lastItemsStorage = nil
     }
 
-    /// ``visibleGeneration`` and `counters.rowsBound` in one call: while both stay the same,
-    /// ``visibleCellRowBound`` does. (Read from another module, each stored property paid a
-    /// dynamic exclusivity check per frame; a getter of this module reads them without.)
+    /// ``visibleGeneration`` and `counters.rowsBound` in one call (read from another module, each
+    /// stored property paid a dynamic exclusivity check per frame; a getter of this module reads
+    /// them without).
     public var visibleRowState: (generation: Int, rowsBound: Int) { (visibleGeneration, counters.rowsBound) }
 
     /// Items intersecting the viewport after the last update, in layout order.
@@ -340,7 +340,7 @@ extension Virtualizer {
     public var visibleCellItemIDs: [Int64] { visibleCellItemIDsStorage }
 
     /// Whether each visible cell shows its full row, aligned with ``visibleCellFrames``.
-    /// Unchanged while ``visibleGeneration`` and `counters.rowsBound` are. Without cells
+    /// Unchanged while ``visibleGeneration`` is. Without cells
     /// (``keepsCells`` `false`): whether the row cache holds each visible item's row, which is the
     /// same (see ``updateRowsOnly(contentOffset:viewport:items:scrollVelocity:)``); a visible
     /// item's row arriving then bumps ``visibleGeneration`` (a visible row is pinned, so none is

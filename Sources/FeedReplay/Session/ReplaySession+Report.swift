@@ -3,10 +3,9 @@ import FeedLayout
 import FeedModel
 
 /// Whether each visible cell showed its row, as of the last change of the visible cells or of
-/// the rows bound (see ``ReplaySession/record(_:)``).
+/// their rows (the virtualizer's visible generation; see ``ReplaySession/record(_:)``).
 struct VisibleCache {
     var generation = -1
-    var rowsBound = -1
     var bound: [Bool] = []
     /// Positions in the visible cells of those without their row, in order: once the first
     /// content was shown, only they add to the blank area (a frame of a fast fling in `bench
@@ -99,8 +98,10 @@ extension ReplaySession {
         var anyContent = false
         // Which visible cells show their row changes only when the visible cells change or a row
         // is bound; between those frames only the overlaps move (cheap), not the cell lookups.
-        let state = virtualizer.visibleRowState
-        if state.generation != visibleCache.generation || state.rowsBound != visibleCache.rowsBound {
+        // The visible generation also moves when a visible cell's row is bound (not when a row
+        // binds to a cell off screen, as the rows bound count did).
+        let generation = virtualizer.visibleRowState.generation
+        if generation != visibleCache.generation {
             // The flags and positions are refilled into the cache's own buffers (two arrays
             // allocated per change; with the state read in one call, 868.6M → 861.0M instructions
             // on a 16-session grid load).
@@ -116,8 +117,7 @@ extension ReplaySession {
             swap(&bound, &visibleCache.bound)
             visibleCache.spareBound = bound
             visibleCache.unbound = unbound
-            visibleCache.generation = state.generation
-            visibleCache.rowsBound = state.rowsBound
+            visibleCache.generation = generation
             visibleCache.itemIDs = ids
         }
         // Plain frames, not layout attributes: no enum payload copied per element per frame.
