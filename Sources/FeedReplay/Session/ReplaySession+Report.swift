@@ -102,9 +102,8 @@ extension ReplaySession {
         // binds to a cell off screen, as the rows bound count did).
         let generation = virtualizer.visibleRowState.generation
         if generation != visibleCache.generation {
-            // The flags and positions are refilled into the cache's own buffers (two arrays
-            // allocated per change; with the state read in one call, 868.6M → 861.0M instructions
-            // on a 16-session grid load).
+            // The flags and positions are refilled into the cache's own buffers, not two arrays
+            // allocated per change.
             var bound: [Bool] = []
             swap(&bound, &visibleCache.spareBound)
             virtualizer.visibleCellRowBound(into: &bound)
