@@ -67,11 +67,11 @@ import Testing
         #expect(v.counters.taps == 1)
     }
 
-    /// A caller that edits its list in place (``Virtualizer/releaseItems()``, then
-    /// ``Virtualizer/holdItems(_:)``) after changing the layout the same way: until the next update,
-    /// a hit test maps the layout's index to the edited list (UIKit's `indexPathForItem(at:)` reads
-    /// the updated layout, the app its updated data source), and ``Virtualizer/visibleElements``
-    /// still lists what the last update found (from its own record, not the edited list).
+    /// A caller that edits its list in place (``Virtualizer/editItems(_:)``) after changing the
+    /// layout the same way: until the next update, a hit test maps the layout's index to the edited
+    /// list (UIKit's `indexPathForItem(at:)` reads the updated layout, the app its updated data
+    /// source), and ``Virtualizer/visibleElements`` still lists what the last update found (from its
+    /// own record, not the edited list).
     @Test func aListEditedInPlaceIsReadByHitTestsAndVisibleElementsKeepsTheLastUpdate() throws {
         let size = Size(width: viewport.width, height: 100)
         // An append: the appended cell under the point is its item.
@@ -79,8 +79,7 @@ import Testing
         let appending = try Virtualizer(layout: appendLayout, configuration: .uikit)
         _ = appending.update(contentOffset: .zero, viewport: viewport, items: virtualizerTestItems(count: 2))
         appendLayout.append(sizes: Array(repeating: size, count: 3))
-        appending.releaseItems()
-        appending.holdItems(virtualizerTestItems(count: 5))
+        appending.editItems { virtualizerTestItems(count: 5) }
         #expect(appending.element(at: Point(x: 10, y: 250))?.itemID == 1002)
         #expect(appending.visibleElements.map(\.itemID) == [1000, 1001])
 
@@ -93,8 +92,7 @@ import Testing
         let before = dropping.visibleElements
         #expect(before.map(\.itemID) == [1002, 1003, 1004])
         dropLayout.removeFirst(2)
-        dropping.releaseItems()
-        dropping.holdItems(Array(items.dropFirst(2)))
+        dropping.editItems { Array(items.dropFirst(2)) }
         #expect(dropping.visibleElements == before)
         #expect(dropping.element(at: Point(x: 10, y: 50))?.itemID == 1002)
         #expect(dropping.element(at: Point(x: 10, y: 250))?.itemID == 1004)

@@ -7,7 +7,7 @@ extension Virtualizer {
     /// alpha below 0.01 are skipped, as `UIView.hitTest(_:with:)` skips them.
     ///
     /// Item ids come from the `items` of the last update, or from the caller's list held since it
-    /// was edited (``holdItems(_:)``), which the layout then describes.
+    /// was edited (``editItems(_:)``), which the layout then describes.
     ///
     /// - Returns: the element's index path, category and item id (cells only); `nil` when the
     ///   point is on no element.

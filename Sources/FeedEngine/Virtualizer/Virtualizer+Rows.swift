@@ -150,15 +150,19 @@ extension Virtualizer {
         let small = fetch.itemIDs.count <= Self.linearMembershipLimit
         let askedSet = small ? ItemIDSet() : ItemIDSet(fetch.itemIDs)
         var arrival = RowArrival(accepted: true, rowsCached: 0, boundItemIDs: [], missingItemIDs: [])
-        var cachedVisibleRow = false
+        var visibleFlagChanged = false
         for row in batch.rows where small ? fetch.itemIDs.contains(row.id) : askedSet.contains(row.id) {
             counters.rowsEvicted += rowCache.store(row.id, row: row, pinned: preloadItemIDs.contains(row.id))
             arrival.rowsCached += 1
-            if !keepsCells, !cachedVisibleRow, visibleCellItemIDsStorage.contains(row.id) { cachedVisibleRow = true }
+            var bound = false
             if let cellID = cellOfItem[row.id], cells[cellID]!.itemID == row.id {
                 cells[cellID]!.boundRowItemID = row.id
                 arrival.boundItemIDs.append(row.id)
-                if !cachedVisibleRow, visibleCellItemIDsStorage.contains(row.id) { cachedVisibleRow = true }
+                bound = true
+            }
+            // A visible cell's flag: its row bound (with cells) or cached (without).
+            if !visibleFlagChanged, bound || !keepsCells, visibleCellItemIDsStorage.contains(row.id) {
+                visibleFlagChanged = true
             }
         }
         // Ids reported missing, and ids the source left out of both lists, are cached as missing
@@ -174,7 +178,7 @@ extension Virtualizer {
         // visible cell shows its row when the row is cached) or bound to its cell (with cells). A
         // row for an item off screen, most of a preload or prefetch range's, changes none, and the
         // replay's blank-area cache is then kept.
-        if cachedVisibleRow { visibleGeneration &+= 1 }
+        if visibleFlagChanged { visibleGeneration &+= 1 }
         counters.rowsBound += arrival.boundItemIDs.count
         counters.rowsMissing += arrival.missingItemIDs.count
         return arrival

@@ -97,7 +97,6 @@ extension Virtualizer {
         // "Changed" compares the items (ids and kinds) and the first index with those of the last
         // update that changed them; the same list with the same indices is the same items.
         let prefetchFirstIndex = prefetchIndices.first
-        var prefetchRunSetNow = false
         let prefetchChanged: Bool
         if sameItems && prefetchIndices == lastPrefetchIndices {
             prefetchChanged = false
@@ -123,7 +122,6 @@ extension Virtualizer {
                 prefetchCells: diff.entering, prefetchItemIDs: scratchPrefetchIDs, leavingCells: diff.leavingCells)
             // Kept as the run of `items` (copied out only when the list is let go of or replaced).
             lastPrefetchRun = diff.run
-            prefetchRunSetNow = true
             lastPrefetchFirstIndex = prefetchFirstIndex
             runDiffs.cells += 1
         } else if prefetchChanged {
@@ -177,8 +175,9 @@ extension Virtualizer {
             visibleGeneration &+= 1
         }
         lastContentOffset = contentOffset
-        // A prefetch run kept from an earlier update points into the list being replaced.
-        if !sameItems, !prefetchRunSetNow { materializePrefetchItems() }
+        // A prefetch run kept from an earlier update points into the list being replaced (a run
+        // set by this update needs the same items, so it is kept).
+        if !sameItems { materializePrefetchItems() }
         self.items = items
         self.direction = direction
         maxLiveCells = max(maxLiveCells, cellOfItem.count)

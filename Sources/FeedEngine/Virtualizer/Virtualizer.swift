@@ -80,9 +80,9 @@ public final class Virtualizer {
     @exclusivity(unchecked) var nextFetchID = 0
 
     // Last update.
-    /// The items of the last update, or the caller's list as edited since (``holdItems(_:)``; copy
+    /// The items of the last update, or the caller's list as edited since (``editItems(_:)``; copy
     /// on write: holding it costs nothing per frame, and a caller that edits its list in place lets
-    /// go of it first, ``releaseItems()``).
+    /// go of it meanwhile, ``editItems(_:)``).
     @exclusivity(unchecked) var items: [Item] = []
     @exclusivity(unchecked) var lastContentOffset: Point?
     /// Items in the prefetch range and item ids in the preload range at the last update that
@@ -91,7 +91,7 @@ public final class Virtualizer {
     @exclusivity(unchecked) var lastPrefetchItems: [Item] = []
     /// When set, the prefetch items are ``items``[run] and ``lastPrefetchItems`` is not filled: a
     /// run diff of the cells (every few frames of a scroll) copied its items out each time; they
-    /// are copied only when ``items`` is let go of or replaced (once per list edit).
+    /// are copied only when ``items`` is replaced (once per list edit).
     @exclusivity(unchecked) var lastPrefetchRun: ClosedRange<Int>?
     @exclusivity(unchecked) var lastPreloadIDs: [Int64] = []
     /// The layout indices of the two ranges at the last update, and the storage of that update's
@@ -272,7 +272,7 @@ extension Virtualizer {
     public var visibleElements: [VisibleElement] {
         // Each cell's item as the last update recorded it (the visible pass lists the cells' ids in
         // the order of their positions), not read from ``items``: the caller may have edited its
-        // list since (``holdItems(_:)``).
+        // list since (``editItems(_:)``).
         var cellOrdinal = 0
         return visibleAttributes.map { attributes in
             guard attributes.category == .cell else {
@@ -286,13 +286,17 @@ extension Virtualizer {
         }
     }
 
-    /// Lets go of the last update's items before the caller edits its list, so the edit is made in
-    /// place (the virtualizer's reference kept the storage shared, and every edit copied the whole
-    /// list). ``holdItems(_:)`` gives the edited list back at once.
-    public func releaseItems() {
+    /// Runs `edit`, which edits the caller's list in place and returns it, while the virtualizer
+    /// holds no reference to the list (its reference kept the storage shared, so every edit copied
+    /// the whole list), then holds the edited list, which the layout now describes: until the next
+    /// update, hit tests (``element(at:)``, ``tap(at:)``) map the layout's indices to it, as
+    /// UIKit's `indexPathForItem(at:)` answers from the updated layout and the updated data
+    /// source. The next update compares its ranges afresh, as after any edit.
+    public func editItems(_ edit: () -> [Item]) {
         materializePrefetchItems()
         items = []
         lastItemsStorage = nil
+        items = edit()
     }
 
     /// Copies the prefetch items out of ``items`` (see ``lastPrefetchRun``) before ``items`` changes.
@@ -311,16 +315,6 @@ extension Virtualizer {
         }
         return prefetchIndices.count != lastPrefetchItems.count
             || zip(prefetchIndices, lastPrefetchItems).contains { items[$0] != $1 }
-    }
-
-    /// The caller's list after an edit (see ``releaseItems()``), which the layout now describes:
-    /// until the next update, hit tests (``element(at:)``, ``tap(at:)``) map the layout's indices
-    /// to this list, as UIKit's `indexPathForItem(at:)` answers from the updated layout and the
-    /// updated data source. The next update compares its ranges afresh, as after any edit.
-    public func holdItems(_ items: [Item]) {
-        materializePrefetchItems()
-        self.items = items
-        lastItemsStorage = nil
     }
 
     /// ``visibleGeneration`` and `counters.rowsBound` in one call (read from another module, each

@@ -42,9 +42,10 @@ extension ReplaySession {
         // next update hits the item the layout shows there). Holding the old list made every page
         // copy the whole loaded list: at each More page (about 2 % of a 16-session grid load's
         // instructions with freeing the copies, in callgrind) and each drop of page dropping.
-        virtualizer.releaseItems()
-        shown.apply(change)
-        virtualizer.holdItems(shown.items)
+        virtualizer.editItems {
+            shown.apply(change)
+            return shown.items
+        }
         do {
             let outcome = try ScrollAnchoring.apply(
                 change, to: layout, contentOffset: scroll.contentOffset, viewport: scroll.viewport, axis: axis,

@@ -76,8 +76,8 @@ public final class RecordingBackend: ReplayBackend {
         return try inner.groundTruth(after: cursor, limit: limit)
     }
 
-    /// The gap check's read (what the replay calls): recorded as a ground-truth call, which the
-    /// baseline issues as the same cursor-only read.
+    /// The gap check's read (what the replay calls): counted as a ground-truth call and logged as
+    /// its own kind, which the baseline issues as the same cursor-only read.
     public func groundTruthCursors(after cursor: Cursor, limit: Int) throws -> [Cursor] {
         groundTruthCalls += 1
         if keepsLog { log.append(.groundTruthCursors(after: cursor, limit: limit)) }
