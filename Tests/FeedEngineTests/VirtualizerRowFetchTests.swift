@@ -165,6 +165,46 @@ import Testing
         #expect(cache.count == 3)
     }
 
+    @Test func storingOverAnEntryKeepsOrTakesItsPinAndSlotsAreReused() {
+        var cache = VirtualizerRowCache(capacity: 2)
+        _ = cache.store(1, row: virtualizerTestRow(1), pinned: false)
+        _ = cache.store(2, row: virtualizerTestRow(2), pinned: false)
+        #expect(cache.unpinnedIDsByRecency == [2, 1])
+        // Stored again unpinned: the most recent, nothing evicted.
+        #expect(cache.store(1, row: nil, pinned: false) == 0)
+        #expect(cache.unpinnedIDsByRecency == [1, 2])
+        #expect(cache.contains(1) && !cache.hasRow(for: 1))
+        // Stored again pinned: out of the LRU list, still counted once.
+        #expect(cache.store(2, row: virtualizerTestRow(2), pinned: true) == 0)
+        #expect(cache.unpinnedIDsByRecency == [1])
+        #expect(cache.count == 2)
+        // A pinned entry stored unpinned stays pinned (its item is still in range).
+        #expect(cache.store(2, row: nil, pinned: false) == 0)
+        #expect(cache.unpinnedIDsByRecency == [1])
+        #expect(cache.contains(2) && !cache.hasRow(for: 2))
+        // Pinning twice, unpinning an unknown id or an unpinned one: nothing changes.
+        cache.pin(2)
+        cache.pin(2)
+        #expect(cache.unpin(9) == 0)
+        #expect(cache.unpin(1) == 0)
+        #expect(cache.unpinnedIDsByRecency == [1])
+        // Three more unpinned rows: 1 then 3 are evicted, 2 stays pinned.
+        for id in Int64(3)...5 { _ = cache.store(id, row: virtualizerTestRow(id), pinned: false) }
+        #expect(cache.unpinnedIDsByRecency == [5, 4])
+        #expect(cache.count == 3)
+        #expect(!cache.contains(1) && !cache.contains(3) && cache.contains(2))
+    }
+
+    @Test func aCapacityOfZeroEvictsAnEntryWhenItIsUnpinned() {
+        var cache = VirtualizerRowCache(capacity: 0)
+        #expect(cache.store(1, row: virtualizerTestRow(1), pinned: true) == 0)
+        #expect(cache.count == 1)
+        #expect(cache.unpin(1) == 1)
+        #expect(!cache.contains(1) && cache.count == 0)
+        #expect(cache.store(2, row: virtualizerTestRow(2), pinned: false) == 1)
+        #expect(cache.count == 0)
+    }
+
     @Test func aMissingEntryCountsAsCachedButHasNoRow() {
         var cache = VirtualizerRowCache(capacity: 1)
         _ = cache.store(7, row: nil, pinned: false)
