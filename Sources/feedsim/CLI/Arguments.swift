@@ -92,6 +92,32 @@ struct ParsedArguments {
                 }
             }
         }
+        if !wantsHelp { try checkOutputs() }
+    }
+
+    /// Value names of text options that name files the command reads (`--trace FILE`, `--db PATH|URI`).
+    private static let inputValueNames: Set<String> = ["FILE", "PATH", "PATH|URI"]
+
+    /// No output option may name an input file (an option's or an argument's) or another output
+    /// (``OutputPaths``).
+    private func checkOutputs() throws {
+        var outputs: [OutputPaths.Named] = []
+        var inputs: [OutputPaths.Named] = []
+        for (name, given) in values.sorted(by: { $0.key < $1.key }) {
+            guard let spec = specs[name] else { continue }
+            let isInput = spec.value == .path || (spec.value == .text && Self.inputValueNames.contains(spec.valueName))
+            for path in given {
+                if spec.value == .output {
+                    outputs.append(.init(label: "option '\(name)'", path: path))
+                } else if isInput {
+                    inputs.append(.init(label: "option '\(name)'", path: path))
+                }
+            }
+        }
+        for (position, path) in positionals.enumerated() {
+            inputs.append(.init(label: "argument \(position + 1)", path: path))
+        }
+        try OutputPaths.check(outputs: outputs, inputs: inputs)
     }
 
     /// Whether the flag was given.

@@ -18,6 +18,9 @@ enum OptionValue: Sendable, Equatable {
     case text
     /// A file path: any text but the empty one (`--db ""` would open a throwaway database).
     case path
+    /// A file the command writes (a report, a timeline, a trace): a path as ``path``, which must
+    /// not name one of the command's input files or another output (``OutputPaths``).
+    case output
     /// A whole number in the range.
     case integer(ClosedRange<Int>)
     /// A finite number in the range.
@@ -42,7 +45,7 @@ enum OptionValue: Sendable, Equatable {
                 ? "any finite number" : "\(number(r.lowerBound))...\(number(r.upperBound))"
         }
         switch self {
-        case .text, .path: return nil
+        case .text, .path, .output: return nil
         case .integer(let r): return "\(r.lowerBound)...\(r.upperBound)"
         case .number(let r): return range(r)
         case .numberOrWord(let r, let word): return "\(range(r)) or \(word)"
@@ -58,7 +61,7 @@ enum OptionValue: Sendable, Equatable {
         let expected: String
         switch self {
         case .text: return nil
-        case .path:
+        case .path, .output:
             if !text.isEmpty { return nil }
             expected = "a path"
         case .integer(let r):

@@ -8,7 +8,7 @@ let compareCommand = Command(
     usage: "compare A.json B.json [--json] [--html FILE]",
     options: [
         OptionSpec("--json", .flag, help: "Print the comparison as JSON instead of the table."),
-        OptionSpec("--html", .value, "FILE", help: "Also write the comparison as a self-contained HTML page."),
+        OptionSpec("--html", "FILE", accepts: .output, help: "Also write the comparison as a self-contained HTML page."),
     ],
     positionals: 2...2,
     run: { arguments in

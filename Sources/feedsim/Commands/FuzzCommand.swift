@@ -14,9 +14,9 @@ let fuzzCommand = Command(
         OptionSpec("--cases", "N", accepts: .integer(1...10_000_000), default: "1000", help: "Cases per format."),
         OptionSpec("--seed", "S", accepts: .seed, default: "1", help: "Seed of the mutations; same seed, same cases."),
         OptionSpec("--data", "DIR", accepts: .path, help: "Real recordings to mutate too (default $FEEDSIM_SHARED_DATA when set)."),
-        OptionSpec("--crash-file", "FILE", accepts: .path, help: "Write each input here before running it: after a trap it holds the input."),
+        OptionSpec("--crash-file", "FILE", accepts: .output, help: "Write each input here before running it: after a trap it holds the input."),
         OptionSpec("--case", "K", accepts: .integer(0...Int.max), help: "Write case K of --format to -o instead of running a round."),
-        OptionSpec("-o", "FILE", accepts: .path, help: "With --case: where to write the input."),
+        OptionSpec("-o", "FILE", accepts: .output, help: "With --case: where to write the input."),
     ],
     run: { args in
         try args.expectNoPositionals()

@@ -32,7 +32,7 @@ let layoutCommand = Command(
             "--velocity", "VX,VY", accepts: .numbers(separator: ",", count: 2...2, each: -1_000_000...1_000_000), default: "0,0",
             help: "Scroll velocity for --target-offset, points per second."),
         OptionSpec("--json", .flag, help: "Print one JSON object instead of text."),
-        OptionSpec("--svg", "FILE", accepts: .path, help: "Also draw the layout with the viewport outlined to FILE."),
+        OptionSpec("--svg", "FILE", accepts: .output, help: "Also draw the layout with the viewport outlined to FILE."),
     ],
     run: runLayout
 )

@@ -95,9 +95,9 @@ let loadCommand = Command(
         OptionSpec(
             "--workers", "N", accepts: .integer(1...LoadConfiguration.maxWorkers), help: "Session threads (default: active processors)."),
         OptionSpec("--json", .flag, help: "Print the report as JSON (sorted keys)."),
-        OptionSpec("--report", .value, "FILE", help: "Also write the JSON report to FILE (for `feedsim compare`)."),
+        OptionSpec("--report", "FILE", accepts: .output, help: "Also write the JSON report to FILE (for `feedsim compare`)."),
         OptionSpec(
-            "--html", .value, "FILE",
+            "--html", "FILE", accepts: .output,
             help: "Write a self-contained HTML report (throughput, latency per query kind, sessions, errors, blank area over time)."),
     ] + LayoutOptions.specs + LoadCommandSupport.replaySpecs + TraceImportParsing.specs + SourceOptions.specs + LoadSource.specs,
     run: { arguments in

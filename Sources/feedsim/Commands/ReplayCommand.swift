@@ -30,8 +30,8 @@ let replayCommand = Command(
             "--keep-inserts", .flag,
             help: "Keep the rows the trace's insert events write (default: undone when the replay ends)."),
         OptionSpec("--json", .flag, help: "Print the JSON report on stdout instead of the summary."),
-        OptionSpec("--report", "FILE", accepts: .path, help: "Also write the JSON report to FILE."),
-        OptionSpec("--timeline", "FILE", accepts: .path, help: "Write one CSV row per frame to FILE."),
+        OptionSpec("--report", "FILE", accepts: .output, help: "Also write the JSON report to FILE."),
+        OptionSpec("--timeline", "FILE", accepts: .output, help: "Write one CSV row per frame to FILE."),
     ] + ReportOutputs.specs + SourceOptions.specs + LayoutOptions.specs + ReplayOptionsParsing.specs
         + TraceImportParsing.specs,
     run: { arguments in

@@ -16,6 +16,10 @@ let reportMergeCommand = Command(
     run: { arguments in
         let output = arguments.positionals[0]
         let inputs = Array(arguments.positionals.dropFirst())
+        // OUT must not be one of the reports it merges (it would be replaced by the merge).
+        try OutputPaths.check(
+            outputs: [.init(label: "OUT", path: output)],
+            inputs: inputs.enumerated().map { .init(label: "argument \($0.offset + 2)", path: $0.element) })
         let decoder = JSONDecoder()
         decoder.keyDecodingStrategy = .convertFromSnakeCase
         let reports = try inputs.map { path -> (name: String, report: LoadReport) in

@@ -7,10 +7,10 @@ import Foundation
 enum ReportOutputs {
     static let specs: [OptionSpec] = [
         OptionSpec(
-            "--html", .value, "FILE",
+            "--html", "FILE", accepts: .output,
             help: "Write a self-contained HTML report (summary, plots over time, frame scrubber) to FILE."),
         OptionSpec(
-            "--perfetto", .value, "FILE",
+            "--perfetto", "FILE", accepts: .output,
             help: "Write the replay as a Chrome Trace Event Format JSON (open in ui.perfetto.dev or chrome://tracing)."),
     ]
 

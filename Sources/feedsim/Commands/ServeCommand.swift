@@ -26,7 +26,7 @@ let serveCommand = Command(
         OptionSpec(
             "--threads", "N", accepts: .integer(1...256), default: "4",
             help: "Worker threads, each with its own database connection."),
-        OptionSpec("--access-log", .value, "FILE", help: "Append one line per request (Common Log Format plus ms); - for stderr."),
+        OptionSpec("--access-log", "FILE", accepts: .output, help: "Append one line per request (Common Log Format plus ms); - for stderr."),
     ],
     run: { arguments in
         try arguments.expectNoPositionals()

@@ -52,8 +52,8 @@ let sweepCommand = Command(
         OptionSpec("--cost", .value, "C", help: "Frontier cost: requests (default) | rows (rows fetched)."),
         OptionSpec("--harm", .value, "H", help: "Frontier harm: blank-p95 (default) | hitch-ratio."),
         OptionSpec("--json", .flag, help: "Print the rows as JSON instead of the table."),
-        OptionSpec("--csv", .value, "FILE", help: "Also write the rows as CSV to FILE."),
-        OptionSpec("--html", .value, "FILE", help: "Also write an HTML page with the frontier's scatter plot."),
+        OptionSpec("--csv", "FILE", accepts: .output, help: "Also write the rows as CSV to FILE."),
+        OptionSpec("--html", "FILE", accepts: .output, help: "Also write an HTML page with the frontier's scatter plot."),
     ] + variableSpecs,
     run: { arguments in
         Interruption.shared.install()

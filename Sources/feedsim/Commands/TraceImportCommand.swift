@@ -10,7 +10,7 @@ let traceImportCommand = Command(
     usage: "trace import --from FORMAT FILE [-o OUT] [--viewport WxH] [--screen-scale S] [--refresh-rate HZ] [format options]",
     options: [
         OptionSpec("--from", .value, "FORMAT", help: "Input format: " + TraceFormat.allCases.map(\.rawValue).joined(separator: ", ") + "."),
-        OptionSpec("-o", "OUT", accepts: .path, help: "Write the trace here (atomically, via .OUT.feedsim-tmp) instead of to stdout."),
+        OptionSpec("-o", "OUT", accepts: .output, help: "Write the trace here (atomically, via .OUT.feedsim-tmp) instead of to stdout."),
     ] + TraceImportParsing.specs,
     positionals: 1...1,
     run: { args in

@@ -11,7 +11,7 @@ let traceSynthCommand = Command(
         OptionSpec("--model", .value, "MODEL", help: "Behaviour: " + SynthModel.allCases.map(\.rawValue).joined(separator: ", ") + " (docs/trace-format.md)."),
         OptionSpec("--duration", "SECONDS", accepts: .number(0.001...86_400), help: "Session length in seconds."),
         OptionSpec("--seed", "S", accepts: .seed, help: "Seed of the SplitMix64 generator (same seed, same bytes)."),
-        OptionSpec("-o", "OUT", accepts: .path, help: "Write the trace here (atomically, via .OUT.feedsim-tmp) instead of to stdout."),
+        OptionSpec("-o", "OUT", accepts: .output, help: "Write the trace here (atomically, via .OUT.feedsim-tmp) instead of to stdout."),
         OptionSpec(
             "--viewport", "WxH", accepts: .numbers(separator: "x", count: 2...2, each: 1...LayoutOptions.maxViewportSide),
             default: "390x844", help: "Viewport in points (height at least 100)."),
