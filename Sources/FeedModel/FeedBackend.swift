@@ -14,7 +14,20 @@ extension Error {
 }
 
 /// An item to write: everything but the feed, with an optional id (`nil`: the backend assigns the next one).
+///
+/// What a writer from outside (an import, `feedsim serve`'s `POST`) may give, one rule for every
+/// entry point: ids in ``idRange``, `published_at` in ``publishedAtRange``, sizes in ``sizeRange``.
 public struct NewItem: Hashable, Sendable, Codable {
+    /// Ids a written item may carry: 1 … 2^53 − 1 (exact as JSON numbers, which are doubles in
+    /// JavaScript clients; far from `Int64.max`, so the ids assigned after them never overflow).
+    public static let idRange: ClosedRange<Int64> = 1...9_007_199_254_740_991
+    /// `published_at` a written item may carry, Unix milliseconds: 1970-01-01T00:00:00Z to
+    /// 9999-12-31T23:59:59.999Z (what an ISO 8601 date with a four-digit year can show).
+    public static let publishedAtRange: ClosedRange<Int64> = 0...253_402_300_799_999
+    /// Intrinsic sizes a written item may carry, points: more than 0, at most 1,000,000 (the
+    /// layouts' bound).
+    public static let sizeRange: ClosedRange<Double> = .ulpOfOne...1_000_000
+
     public var id: Int64?
     /// Unix milliseconds.
     public var publishedAt: Int64

@@ -42,11 +42,10 @@ public struct ImportError: Error, CustomStringConvertible, Sendable, Equatable {
 /// in ``sizeRange`` (0 < s ≤ 1,000,000 pt, what the layouts accept), ids in ``idRange``. Text must
 /// be valid UTF-8 (never stored as U+FFFD).
 public enum ItemImporter {
-    /// Intrinsic sizes an import accepts, points: more than 0, at most 1,000,000 (the layouts' bound).
-    public static let sizeRange: ClosedRange<Double> = .ulpOfOne...1_000_000
-    /// Ids an import accepts: 1 … 2^53 − 1 (exact as JSON numbers; far from `Int64.max`, so the
-    /// ids after them never overflow).
-    public static let idRange: ClosedRange<Int64> = 1...9_007_199_254_740_991
+    /// Intrinsic sizes an import accepts, points (``FeedModel/NewItem/sizeRange``).
+    public static let sizeRange = NewItem.sizeRange
+    /// Ids an import accepts (``FeedModel/NewItem/idRange``).
+    public static let idRange = NewItem.idRange
 
     /// The columns a CSV header or a JSON Lines object may use; `published_at`, `kind`, `width`
     /// and `height` are required, the others optional (`id` empty or absent: assigned by SQLite).

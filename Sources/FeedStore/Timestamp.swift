@@ -1,8 +1,9 @@
+import FeedModel
 /// ISO 8601 UTC timestamps ↔ Unix milliseconds, without a formatter or the local time zone.
 public enum Timestamp {
     /// The timestamps the store accepts from outside (imports, `seed --start`): 1970-01-01T00:00:00Z
     /// to 9999-12-31T23:59:59.999Z in Unix milliseconds.
-    public static let storedRange: ClosedRange<Int64> = 0...253_402_300_799_999
+    public static let storedRange = NewItem.publishedAtRange
 
     /// `a + b`, or `Int64.max` / `Int64.min` where it would overflow (timestamps and ids that reach
     /// the end of the range stay there instead of trapping).

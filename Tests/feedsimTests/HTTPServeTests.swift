@@ -295,6 +295,43 @@ import Testing
         #expect(head.contains("Access-Control-Allow-Headers: Content-Type, Authorization\r\n"))
     }
 
+    /// A POSTed item is bounded as `feedsim import` bounds a file's: ids 1 … 2^53 − 1 (a larger
+    /// JSON number is refused, not rounded: 9007199254740993 was stored as 9007199254740992),
+    /// `published_at` from 1970-01-01 to 9999-12-31, sizes above 0 and at most 1,000,000 pt. A
+    /// refused request writes nothing.
+    @Test func postedItemsOutsideImportsRangesGet400NamingTheField() throws {
+        let db = try handMadeDatabase()
+        let server = try serve(db)
+        let client = try HTTPClient()
+        let url = "http://127.0.0.1:\(server.port)/v1/feeds/home/items"
+        func item(_ fields: String) -> [UInt8] {
+            Array(#"{"items":[{"published_at":5000,"kind":"photo","width":10,"height":10},{"#.utf8) + Array(fields.utf8)
+                + Array("}]}".utf8)
+        }
+        let cases: [(fields: String, parameter: String)] = [
+            (#""id":9007199254740993,"published_at":5000,"kind":"photo","width":10,"height":10"#, "items[1].id"),
+            (#""id":0,"published_at":5000,"kind":"photo","width":10,"height":10"#, "items[1].id"),
+            (#""published_at":-1,"kind":"photo","width":10,"height":10"#, "items[1].published_at"),
+            (#""published_at":253402300800000,"kind":"photo","width":10,"height":10"#, "items[1].published_at"),
+            (#""published_at":5000,"kind":"photo","width":0,"height":10"#, "items[1].width"),
+            (#""published_at":5000,"kind":"photo","width":10,"height":1000001"#, "items[1].height"),
+        ]
+        for (fields, parameter) in cases {
+            let answer = try client.post(url, body: item(fields))
+            #expect(answer.status == 400, "\(fields)")
+            let error = ((try? JSONSerialization.jsonObject(with: Data(answer.body))) as? [String: Any])?["error"] as? [String: Any]
+            #expect(error?["parameter"] as? String == parameter, "\(fields)")
+        }
+        #expect(try ItemStore(path: db).stats().feeds.map(\.items).reduce(0, +) == 5)
+        // The ends of the ranges are accepted.
+        let edge = try client.post(
+            url, body: item(#""id":9007199254740991,"published_at":253402300799999,"kind":"photo","width":1000000,"height":0.5"#))
+        #expect(edge.status == 201)
+        let ids = ((try? JSONSerialization.jsonObject(with: Data(edge.body))) as? [String: Any])?["ids"] as? [Int]
+        #expect(ids?.last == 9_007_199_254_740_991)
+        server.stop()
+    }
+
     @Test func malformedRequestsGet4xxOrAClosedConnectionAndTheServerStaysUp() throws {
         let server = try serve(try handMadeDatabase(), timeoutSeconds: 1)
         let client = try HTTPClient()

@@ -39,17 +39,30 @@ enum NewItemJSON {
         func fail(_ field: String, _ what: String) -> Failure {
             Failure(field: prefix + field, message: "\(prefix + field) must be \(what)")
         }
-        func integer(_ field: String) throws -> Int64? {
+        /// An integer in `range` (as `feedsim import` bounds it: ``FeedModel/NewItem``'s ranges).
+        /// An integer literal is read exactly (JSONSerialization keeps it as an integer; through
+        /// `doubleValue` 9007199254740993 became 9007199254740992); a number with a fraction or an
+        /// exponent is a double, an integer only when whole and below 9·10^15 (where it is exact).
+        func integer(_ field: String, in range: ClosedRange<Int64>, _ what: String) throws -> Int64? {
             guard let raw = object[field] else { return nil }
-            guard let number = raw as? NSNumber, !isBool(number), let value = Int64(exactly: number.doubleValue),
-                number.doubleValue.rounded() == number.doubleValue
-            else { throw fail(field, "an integer") }
+            let expected = "\(what) in \(range.lowerBound)...\(range.upperBound)"
+            guard let number = raw as? NSNumber, !isBool(number) else { throw fail(field, expected) }
+            let value: Int64?
+            switch String(cString: number.objCType) {
+            case "d", "f":
+                let double = number.doubleValue
+                value = double.rounded() == double && abs(double) < 9.0e15 ? Int64(double) : nil
+            default:
+                value = Int64(number.stringValue)
+            }
+            guard let value, range.contains(value) else { throw fail(field, expected) }
             return value
         }
         func size(_ field: String) throws -> Double {
+            let range = NewItem.sizeRange
             guard let number = object[field] as? NSNumber, !isBool(number), number.doubleValue.isFinite,
-                (0...1_000_000).contains(number.doubleValue)
-            else { throw fail(field, "a number in 0...1000000 (points)") }
+                range.contains(number.doubleValue)
+            else { throw fail(field, "a number of points, more than 0 and at most \(Int(range.upperBound))") }
             return number.doubleValue
         }
         func text(_ field: String, required: Bool = false, maxLength: Int = 10_000) throws -> String? {
@@ -62,9 +75,11 @@ enum NewItemJSON {
             }
             return value
         }
-        let id = try integer("id")
-        if let id, id <= 0 { throw fail("id", "a positive integer") }
-        guard let publishedAt = try integer("published_at") else { throw fail("published_at", "an integer (Unix milliseconds)") }
+        let id = try integer("id", in: NewItem.idRange, "an integer")
+        let publishedAtWhat = "an integer of Unix milliseconds (1970-01-01 to 9999-12-31)"
+        guard let publishedAt = try integer("published_at", in: NewItem.publishedAtRange, publishedAtWhat) else {
+            throw fail("published_at", "\(publishedAtWhat) in \(NewItem.publishedAtRange.lowerBound)...\(NewItem.publishedAtRange.upperBound)")
+        }
         guard let kind = try text("kind", required: true, maxLength: 64), !kind.isEmpty else {
             throw fail("kind", "a non-empty string of at most 64 characters")
         }
