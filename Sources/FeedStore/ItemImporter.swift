@@ -192,7 +192,12 @@ public enum ItemImporter {
     static func parseCSV(_ data: Data, file: String) throws -> [NewItem] {
         // A leading byte-order mark (as spreadsheet programs write) is not part of the first column's name.
         let bytes = [UInt8](data.starts(with: [0xEF, 0xBB, 0xBF]) ? data.dropFirst(3) : data)
-        let records = try CSVReader.records(String(decoding: bytes, as: UTF8.self), file: file)
+        let records: [CSVReader.Record]
+        do {
+            records = try CSVReader.records(String(decoding: bytes, as: UTF8.self))
+        } catch {
+            throw ImportError(file: file, location: "line \(error.line)", field: "", reason: error.reason)
+        }
         guard let header = records.first else {
             throw ImportError(file: file, location: "line 1", field: "", reason: "empty file: expected a header row")
         }

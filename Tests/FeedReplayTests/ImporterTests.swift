@@ -74,6 +74,9 @@ struct RealRecordingImporterTests {
         ("seq,action,t_ms,x,y\n0,DOWN,0,1,2\n1,MOVE,5,nan,2\n", 3, "x"),
         ("seq,action,t_ms,x,y\n0,DOWN,10,1,2\n1,MOVE,5,1,2\n", 3, "t_ms"),
         ("seq,action,t_ms,x,y\n0,DOWN,10,1\n", 2, "(row)"),
+        // A quoted comma is one field: "5,5" is not a number (it was two fields, then a count mismatch).
+        ("seq,action,t_ms,x,y\n0,DOWN,0,1,2\n1,MOVE,\"5,5\",1,2\n", 3, "t_ms"),
+        ("seq,action,t_ms,x,y\n0,DOWN,0,1,\"2\n", 2, "(row)"),
     ])
     func touchCSVErrorsNameLineAndColumn(text: String, line: Int, field: String) {
         #expect {
@@ -82,6 +85,18 @@ struct RealRecordingImporterTests {
             guard case .malformed(let file, let l, let f, _) = error as? TraceError else { return false }
             return file == "t.csv" && l == line && f == field
         }
+    }
+
+    /// Quoting as RFC 4180 (spreadsheets quote every field): the same trace as the plain file.
+    @Test func touchCSVReadsQuotedFieldsAsPlainOnes() throws {
+        let plain = "gesture_id,action,t_ms,x,y\ng,DOWN,0,10,20\ng,MOVE,16,10,40\ng,UP,20,10,60\n"
+        let quoted = #""gesture_id","action","t_ms","x","y""# + "\r\n"
+            + #""g","DOWN","0","10","20""# + "\r\n" + #""g","MOVE","16","10","40""# + "\r\n"
+            + #""g","UP","20","10","60""# + "\r\n"
+        let a = try TouchCSVImporter().importTrace(from: plain, file: "p.csv")
+        let b = try TouchCSVImporter().importTrace(from: quoted, file: "p.csv")
+        #expect(a.events == b.events)
+        #expect(b.events.count == 4)
     }
 
     @Test func touchCSVPlacesGesturesWithAGivenPause() throws {

@@ -1,10 +1,11 @@
+import FeedModel
 import FeedLayout
 
 /// Turns a CSV of touch samples into a ``Trace``: the recordings of Android's and Flutter's
 /// velocity-tracker tests (`aosp-velocitytracker-flings.csv`, `flutter-velocity-tracker-drags.csv`)
 /// or any file with the same columns.
 ///
-/// Columns, found by name in the header row (others are ignored; fields are plain, unquoted):
+/// Columns, found by name in the header row (others are ignored; a field may be quoted, RFC 4180):
 /// - `t_ms` (required): time in milliseconds, any origin;
 /// - `action` (required): `DOWN`, `MOVE`, `UP` (touch) or `SCROLL` (a rotary-encoder step), any case;
 /// - `x`/`y` or `x_px`/`y_px`: position in pixels (required for touch rows);
@@ -62,8 +63,8 @@ public struct TouchCSVImporter: Sendable {
 
     /// Parses and converts a touch CSV (LF or CR LF line ends; a leading byte-order mark is skipped).
     /// - Throws: ``TraceError/malformed(file:line:field:reason:)`` naming the 1-based line and the
-    ///   column (a missing column is reported on line 1): unknown action, a number that is not
-    ///   finite, `MOVE`/`UP` outside a touch, time going backwards inside a gesture, a column named
+    ///   column (a missing column is reported on line 1): a quote left open, unknown action, a
+    ///   number that is not one or of magnitude 10^12 or more, `MOVE`/`UP` outside a touch, time going backwards inside a gesture, a column named
     ///   twice, a row more than 24 h into the trace;
     ///   ``TraceError/unusable(file:reason:)`` when there are no rows.
     /// - Complexity: O(n) in the length of `text`.
@@ -148,10 +149,22 @@ public struct TouchCSVImporter: Sendable {
     }
 
     private func parse(_ text: String, file: String) throws(TraceError) -> [Row] {
-        var lines = TraceInput.lines(text)
-        while lines.last?.isEmpty == true { lines.removeLast() }
-        guard let headerLine = lines.first else { throw .unusable(file: file, reason: "empty file") }
-        let names = headerLine.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters() }
+        // RFC 4180 records (a quoted field may hold a comma), as `feedsim import` reads a CSV.
+        var body = Substring(text)
+        if body.unicodeScalars.first == "\u{FEFF}" { body = Substring(body.unicodeScalars.dropFirst()) }
+        var records: [CSVReader.Record]
+        do {
+            records = try CSVReader.records(String(body))
+        } catch {
+            throw .malformed(file: file, line: error.line, field: "(row)", reason: error.reason)
+        }
+        // A line of spaces alone is skipped, as before quoting was read (a comma makes it a row).
+        func isBlank(_ record: CSVReader.Record) -> Bool {
+            record.fields.count == 1 && record.fields[0].allSatisfy { $0.isWhitespace }
+        }
+        while let last = records.last, last.fields == [""] { records.removeLast() }
+        guard let header = records.first else { throw .unusable(file: file, reason: "empty file") }
+        let names = header.fields.map { Substring($0).trimmingCharacters() }
         var seen = Set<String>()
         for name in names where !name.isEmpty && !seen.insert(name).inserted {
             throw .malformed(file: file, line: 1, field: name, reason: "column appears twice in the header")
@@ -172,10 +185,10 @@ public struct TouchCSVImporter: Sendable {
         let scrollColumn = column("axis_scroll")
 
         var rows: [Row] = []
-        for (offset, line) in lines.enumerated().dropFirst() {
-            let lineNumber = offset + 1
-            if line.allSatisfy(\.isWhitespace) { continue }
-            let fields = line.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters() }
+        for record in records.dropFirst() {
+            let lineNumber = record.line
+            if isBlank(record) { continue }
+            let fields = record.fields.map { Substring($0).trimmingCharacters() }
             func fail(_ field: String, _ reason: String) -> TraceError {
                 .malformed(file: file, line: lineNumber, field: field, reason: reason)
             }
@@ -183,7 +196,7 @@ public struct TouchCSVImporter: Sendable {
             func number(_ index: Int?, _ name: String) throws(TraceError) -> Double {
                 guard let index else { throw fail(name, "missing column") }
                 guard let value = Double(fields[index]), value.isFinite, abs(value) < 1e12 else {
-                    throw fail(names[index], "not a finite number: '\(fields[index])'")
+                    throw fail(names[index], "expected a number of magnitude below 10^12, got '\(fields[index])'")
                 }
                 return value
             }
