@@ -29,50 +29,62 @@ extension VelocityTracker {
     ) -> (x: Double, y: Double)? {
         let n = times.count
         let m = degree + 1
+        precondition(xs.count == n && ys.count == n, "one position per time")
         guard n >= m, degree >= 1 else { return nil }
         return withUnsafeTemporaryAllocation(of: Double.self, capacity: m * n + m * m + m) { storage in
-            // Columns of A: q[j·n + i] = times[i]^j; then r[k·m + j]; then b.
-            let q = UnsafeMutableBufferPointer(rebasing: storage[0..<(m * n)])
-            let r = UnsafeMutableBufferPointer(rebasing: storage[(m * n)..<(m * n + m * m)])
-            let b = UnsafeMutableBufferPointer(rebasing: storage[(m * n + m * m)...])
+            // Columns of A: q[j·n + i] = times[i]^j; then r[k·m + j]; then b. Read and written
+            // through raw pointers with wrapping index arithmetic (every index is below m·n + m² + m,
+            // the allocation's size): a bounds and an overflow check per access were about half
+            // of the fit's instructions, and the fit runs on every touch sample. The floating-point
+            // operations are the same, in the same order: the same bits.
+            guard let q = storage.baseAddress, let t = times.baseAddress, let xv = xs.baseAddress,
+                let yv = ys.baseAddress
+            else { return nil }
+            let r = q + m &* n
+            let b = r + m &* m
             // Column j is column j − 1 times t, one multiplication per entry, as Android's
             // `solveLeastSquares` and Flutter's `LeastSquaresSolver.solve` (lsq_solver.dart) expand
             // the times (t^0 = 1, t^1 = t exactly). C's `pow` for t^2 was 2 % of `feedsim load`'s
             // instructions (callgrind, 16 grid sessions).
             for i in 0..<n { q[i] = 1 }
             for j in 1..<max(1, m) {
-                for i in 0..<n { q[j * n + i] = q[(j - 1) * n + i] * times[i] }
+                let column = q + j &* n
+                let previous = column - n
+                for i in 0..<n { column[i] = previous[i] * t[i] }
             }
-            r.initialize(repeating: 0)
+            r.initialize(repeating: 0, count: m &* m)
             for j in 0..<m {
+                let qj = q + j &* n
                 for k in 0..<j {
+                    let qk = q + k &* n
                     var dot = 0.0
-                    for i in 0..<n { dot += q[j * n + i] * q[k * n + i] }
-                    r[k * m + j] = dot
-                    for i in 0..<n { q[j * n + i] -= dot * q[k * n + i] }
+                    for i in 0..<n { dot += qj[i] * qk[i] }
+                    r[k &* m &+ j] = dot
+                    for i in 0..<n { qj[i] -= dot * qk[i] }
                 }
                 var sumOfSquares = 0.0
-                for i in 0..<n { sumOfSquares += q[j * n + i] * q[j * n + i] }
+                for i in 0..<n { sumOfSquares += qj[i] * qj[i] }
                 let norm = sumOfSquares.squareRoot()
                 // Times are in seconds; a column this small means repeated times (no information).
                 guard norm > 1e-9 else { return nil }
-                for i in 0..<n { q[j * n + i] /= norm }
-                r[j * m + j] = norm
+                for i in 0..<n { qj[i] /= norm }
+                r[j &* m &+ j] = norm
             }
             // b = R⁻¹ Qᵀ y by back substitution.
-            func slope(_ values: UnsafeBufferPointer<Double>) -> Double {
+            func slope(_ values: UnsafePointer<Double>) -> Double {
                 for j in 0..<m {
+                    let qj = q + j &* n
                     var dot = 0.0
-                    for i in 0..<n { dot += q[j * n + i] * values[i] }
+                    for i in 0..<n { dot += qj[i] * values[i] }
                     b[j] = dot
                 }
                 for j in stride(from: m - 1, through: 0, by: -1) {
-                    for k in (j + 1)..<m { b[j] -= r[j * m + k] * b[k] }
-                    b[j] /= r[j * m + j]
+                    for k in (j + 1)..<m { b[j] -= r[j &* m &+ k] * b[k] }
+                    b[j] /= r[j &* m &+ j]
                 }
                 return b[1]
             }
-            return (slope(xs), slope(ys))
+            return (slope(xv), slope(yv))
         }
     }
 
