@@ -45,17 +45,23 @@ struct ItemIDTable<Value> {
         Int(truncatingIfNeeded: (UInt64(bitPattern: key) &* 0x9E37_79B9_7F4A_7C15) >> UInt64(shift))
     }
 
-    /// The slot holding `key`, or `nil`.
+    /// The slot holding `key`, or `nil`. The probe reads through the arrays' buffers with
+    /// wrapping arithmetic: every slot is masked into the table, so a bounds and an overflow check
+    /// per probe step bought nothing (about a fifth of a lookup's instructions).
     @inline(__always)
     private func find(_ key: Int64) -> Int? {
         guard count > 0 else { return nil }
-        let mask = keys.count - 1
-        var slot = home(key)
-        while values[slot] != nil {
-            if keys[slot] == key { return slot }
-            slot = (slot + 1) & mask
+        return keys.withUnsafeBufferPointer { keys in
+            values.withUnsafeBufferPointer { values in
+                let mask = keys.count &- 1
+                var slot = home(key)
+                while values[slot] != nil {
+                    if keys[slot] == key { return slot }
+                    slot = (slot &+ 1) & mask
+                }
+                return nil
+            }
         }
-        return nil
     }
 
     func contains(_ key: Int64) -> Bool { find(key) != nil }
@@ -86,14 +92,19 @@ struct ItemIDTable<Value> {
     @discardableResult
     mutating func updateValue(_ value: Value, forKey key: Int64) -> Value? {
         if keys.isEmpty || 2 * (count + 1) > keys.count { grow() }
-        let mask = keys.count - 1
-        var slot = home(key)
-        while let old = values[slot] {
-            if keys[slot] == key {
-                values[slot] = value
-                return old
+        let mask = keys.count &- 1
+        let start = home(key)
+        // The probe as in ``find(_:)``: masked slots, no checks.
+        let slot = keys.withUnsafeBufferPointer { keys in
+            values.withUnsafeBufferPointer { values in
+                var slot = start
+                while values[slot] != nil, keys[slot] != key { slot = (slot &+ 1) & mask }
+                return slot
             }
-            slot = (slot + 1) & mask
+        }
+        if let old = values[slot] {
+            values[slot] = value
+            return old
         }
         keys[slot] = key
         values[slot] = value
