@@ -30,7 +30,7 @@ extension Virtualizer {
 
         // The layout's answer: kept from an earlier update while the layout has not changed (its
         // generation) and the three rects stay inside the rect that was asked for, else one new
-        // query for a rect half a screen larger on each side (see ``VirtualizerElementCache``).
+        // query for a rect two screens larger on each side (see ``VirtualizerElementCache``).
         let itemsStorage = items.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) }
         let itemCount = items.count
         let sameItems = itemsStorage == lastItemsStorage && itemCount == self.items.count
@@ -472,7 +472,7 @@ extension Virtualizer {
 
     /// Keeps the layout's answer (``lastElements``) while the layout's generation is unchanged and
     /// the three rects stay inside the rect last asked for; else asks once for `union` grown by
-    /// half a screen on each side (``VirtualizerElementCache``), into last update's spare buffer
+    /// two screens on each side (``VirtualizerElementCache``), into last update's spare buffer
     /// (no allocation where the layout fills buffers in place). The full and the rows-only update
     /// share it.
     /// - Returns: whether the kept answer was used (a cache hit).
