@@ -367,7 +367,10 @@ extension Virtualizer {
         cells.withUnsafeBufferPointer { cells in
             flags.refill(upTo: ids.count, filler: false) { flags in
                 for (position, itemID) in ids.enumerated() {
-                    guard let cellID = cellOfItem[itemID] else { continue }
+                    guard let cellID = cellOfItem[itemID] else {
+                        flags[position] = false
+                        continue
+                    }
                     flags[position] = cells[cellID]?.isRowBound ?? false
                 }
                 return ids.count
