@@ -17,7 +17,7 @@ extension Virtualizer {
     ///   distance from the viewport (points) and index.
     /// - Complexity: O(k log k) for the k items in the old and new preload ranges.
     func updateRows(
-        preloadEntries: [(item: Item, distance: Double, index: Int)], newPreloadIDs: inout ItemIDSet
+        preloadEntries: [PreloadEntry], newPreloadIDs: inout ItemIDSet
     ) -> RowChange {
         // Left the range. Sorted so evictions and cancellations are deterministic.
         var leftIDs: [Int64] = []
@@ -31,7 +31,7 @@ extension Virtualizer {
     /// The work of ``updateRows(preloadEntries:newPreloadIDs:)`` once the ids that left the range
     /// are known (ascending): entries not yet claimed enter, then `leftIDs` leave, then the new
     /// fetches are issued. ``preloadItemIDs`` is left as it was, for the caller to update.
-    func applyRowChange(preloadEntries: [(item: Item, distance: Double, index: Int)], leftIDs: [Int64]) -> RowChange {
+    func applyRowChange(preloadEntries: [PreloadEntry], leftIDs: [Int64]) -> RowChange {
         var change = RowChange()
         // The row cache, the fetches and the counters are worked on as locals and put back at the
         // end, as in ``updateCells(prefetchCells:prefetchItemIDs:leavingCells:)``: a method called

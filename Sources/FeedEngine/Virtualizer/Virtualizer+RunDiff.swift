@@ -72,7 +72,7 @@ extension Virtualizer {
         /// The new run.
         var run: ClosedRange<Int>
         /// Items that enter, in layout order, with their index paths.
-        var entering: [(indexPath: IndexPath, item: Item)]
+        var entering: [EnteringCell]
         /// Cells whose item left, ascending.
         var leavingCells: [Int]
     }
@@ -90,7 +90,7 @@ extension Virtualizer {
         let shared = Self.overlapCount(old, new)
         let enteringCount = new.count - shared
         guard enteringCount <= Self.runDiffLimit else { return nil }
-        var entering: [(indexPath: IndexPath, item: Item)] = []
+        var entering: [EnteringCell] = []
         entering.reserveCapacity(enteringCount)
         let candidates = positions(mayIntersect: prefetchRect, in: elements)
         let complete = elements.withUnsafeBufferPointer { elements in
@@ -105,7 +105,7 @@ extension Virtualizer {
                         else { continue }
                         let item = items[index]
                         if cellOfItem[item.id] != nil || entering.contains(where: { $0.item.id == item.id }) { return false }
-                        entering.append((elements[position].indexPath, item))
+                        entering.append(EnteringCell(indexPath: elements[position].indexPath, item: item))
                     }
                 }
                 return true
@@ -127,7 +127,7 @@ extension Virtualizer {
         /// The new run.
         var run: ClosedRange<Int>
         /// Items that enter, in layout order, with their distance from the viewport (points) and index.
-        var entering: [(item: Item, distance: Double, index: Int)]
+        var entering: [PreloadEntry]
         /// Ids that left, ascending.
         var leftIDs: [Int64]
     }
@@ -145,7 +145,7 @@ extension Virtualizer {
         let shared = Self.overlapCount(old, new)
         let enteringCount = new.count - shared
         guard enteringCount <= Self.runDiffLimit else { return nil }
-        var entering: [(item: Item, distance: Double, index: Int)] = []
+        var entering: [PreloadEntry] = []
         entering.reserveCapacity(enteringCount)
         let axis = self.axis
         let candidates = positions(mayIntersect: preloadRect, in: elements)
@@ -163,7 +163,7 @@ extension Virtualizer {
                         if preloadItemIDs.contains(item.id) || entering.contains(where: { $0.item.id == item.id }) {
                             return false
                         }
-                        entering.append((item, axis.distance(between: frame, and: visibleRect), index))
+                        entering.append(PreloadEntry(item: item, distance: axis.distance(between: frame, and: visibleRect), index: index))
                     }
                 }
                 return true

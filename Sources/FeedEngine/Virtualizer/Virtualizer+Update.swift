@@ -125,7 +125,7 @@ extension Virtualizer {
             lastPrefetchFirstIndex = prefetchFirstIndex
             runDiffs.cells += 1
         } else if prefetchChanged {
-            var prefetchCells: [(indexPath: IndexPath, item: Item)] = []
+            var prefetchCells: [EnteringCell] = []
             prefetchCells.reserveCapacity(prefetchIndices.count)
             var prefetchItemIDs = ItemIDSet()
             swap(&prefetchItemIDs, &scratchPrefetchIDs)
@@ -140,7 +140,7 @@ extension Virtualizer {
                     let indexPath = elements[position].indexPath
                     let item = items[indexPath.item]
                     newItems.append(item)
-                    if prefetchItemIDs.insert(item.id) { prefetchCells.append((indexPath, item)) }
+                    if prefetchItemIDs.insert(item.id) { prefetchCells.append(EnteringCell(indexPath: indexPath, item: item)) }
                 }
             }
             cellChange = updateCells(prefetchCells: prefetchCells, prefetchItemIDs: prefetchItemIDs)
@@ -208,7 +208,7 @@ extension Virtualizer {
     ///   (``prefetchRunDiff(prefetchIndices:items:elements:prefetchRect:)``); then `prefetchCells`
     ///   holds only the entering items and `prefetchItemIDs` is not read.
     func updateCells(
-        prefetchCells: [(indexPath: IndexPath, item: Item)], prefetchItemIDs: ItemIDSet, leavingCells: [Int]? = nil
+        prefetchCells: [EnteringCell], prefetchItemIDs: ItemIDSet, leavingCells: [Int]? = nil
     ) -> CellChange {
         var change = CellChange()
         // The cell maps, the pool and the counters are worked on as locals and put back at the end:
@@ -241,7 +241,8 @@ extension Virtualizer {
             cellOfItem.forEach { itemID, cellID in
                 if !prefetchItemIDs.contains(itemID) { leaving.append(cellID) }
             }
-            for (indexPath, item) in prefetchCells {
+            for entry in prefetchCells {
+                let (indexPath, item) = (entry.indexPath, entry.item)
                 if let cellID = cellOfItem[item.id] {
                     if cells[cellID]!.kind != item.kind {
                         leaving.append(cellID)
@@ -280,7 +281,8 @@ extension Virtualizer {
             counters.cellsByKind[kind, default: .init()].add(tally)  // one lookup of the kind, not two
             tally = .init()
         }
-        for (indexPath, item) in prefetchCells where cellOfItem[item.id] == nil {
+        for entry in prefetchCells where cellOfItem[entry.item.id] == nil {
+            let (indexPath, item) = (entry.indexPath, entry.item)
             if tallyKind != item.kind {
                 flushTally()
                 tallyKind = item.kind
@@ -419,7 +421,7 @@ extension Virtualizer {
     func refillPreload(
         from elements: [LayoutAttributes], items: [Item], capacity: Int, preloadRect: Rect, visibleRect: Rect
     ) -> RowChange {
-        var preloadEntries: [(item: Item, distance: Double, index: Int)] = []
+        var preloadEntries: [PreloadEntry] = []
         preloadEntries.reserveCapacity(capacity)
         var newPreloadIDs = ItemIDSet()
         swap(&newPreloadIDs, &scratchPreloadIDs)
@@ -436,7 +438,7 @@ extension Virtualizer {
                 let item = items[index]
                 ids.append(item.id)
                 if newPreloadIDs.insert(item.id) {
-                    preloadEntries.append((item, axis.distance(between: frame, and: visibleRect), index))
+                    preloadEntries.append(PreloadEntry(item: item, distance: axis.distance(between: frame, and: visibleRect), index: index))
                 }
             }
         }
