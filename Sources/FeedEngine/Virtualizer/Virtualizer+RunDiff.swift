@@ -67,6 +67,26 @@ extension Virtualizer {
         return (candidates.lowerBound..<first, (last + 1)..<candidates.upperBound)
     }
 
+    /// Calls `body` with the position and the index of each cell of `candidates` that entered
+    /// (index in `new`, not in `old`, frame intersecting `rect`), in position order, looking only
+    /// where ``enteringSpans(in:of:new:old:runsShareIndices:)`` says they lie.
+    /// - Returns: `false` as soon as `body` does (a conflict: the full pass must run), else `true`.
+    static func forEachEntering(
+        in candidates: Range<Int>, of elements: UnsafeBufferPointer<LayoutAttributes>, rect: Rect,
+        new: ClosedRange<Int>, old: ClosedRange<Int>, runsShareIndices: Bool, _ body: (_ position: Int, _ index: Int) -> Bool
+    ) -> Bool {
+        let spans = enteringSpans(in: candidates, of: elements, new: new, old: old, runsShareIndices: runsShareIndices)
+        for span in [spans.front, spans.back] {
+            for position in span {
+                guard case .cell = elements[position].category else { continue }
+                let index = elements[position].indexPath.item
+                guard new.contains(index), !old.contains(index), elements[position].frame.intersects(rect) else { continue }
+                if !body(position, index) { return false }
+            }
+        }
+        return true
+    }
+
     /// The prefetch range's change as a diff of runs.
     struct CellRunDiff {
         /// The new run.
@@ -95,20 +115,14 @@ extension Virtualizer {
         let candidates = positions(mayIntersect: prefetchRect, in: elements)
         let complete = elements.withUnsafeBufferPointer { elements in
             items.withUnsafeBufferPointer { items in
-                let spans = Self.enteringSpans(
-                    in: candidates, of: elements, new: new, old: old, runsShareIndices: shared > 0)
-                for span in [spans.front, spans.back] {
-                    for position in span {
-                        guard case .cell = elements[position].category else { continue }
-                        let index = elements[position].indexPath.item
-                        guard new.contains(index), !old.contains(index), elements[position].frame.intersects(prefetchRect)
-                        else { continue }
-                        let item = items[index]
-                        if cellOfItem[item.id] != nil || entering.contains(where: { $0.item.id == item.id }) { return false }
-                        entering.append(EnteringCell(indexPath: elements[position].indexPath, item: item))
-                    }
+                Self.forEachEntering(
+                    in: candidates, of: elements, rect: prefetchRect, new: new, old: old, runsShareIndices: shared > 0
+                ) { position, index in
+                    let item = items[index]
+                    if cellOfItem[item.id] != nil || entering.contains(where: { $0.item.id == item.id }) { return false }
+                    entering.append(EnteringCell(indexPath: elements[position].indexPath, item: item))
+                    return true
                 }
-                return true
             }
         }
         guard complete, entering.count == enteringCount else { return nil }
@@ -151,22 +165,15 @@ extension Virtualizer {
         let candidates = positions(mayIntersect: preloadRect, in: elements)
         let complete = elements.withUnsafeBufferPointer { elements in
             items.withUnsafeBufferPointer { items in
-                let spans = Self.enteringSpans(
-                    in: candidates, of: elements, new: new, old: old, runsShareIndices: shared > 0)
-                for span in [spans.front, spans.back] {
-                    for position in span {
-                        guard case .cell = elements[position].category else { continue }
-                        let index = elements[position].indexPath.item
-                        let frame = elements[position].frame
-                        guard new.contains(index), !old.contains(index), frame.intersects(preloadRect) else { continue }
-                        let item = items[index]
-                        if preloadItemIDs.contains(item.id) || entering.contains(where: { $0.item.id == item.id }) {
-                            return false
-                        }
-                        entering.append(PreloadEntry(item: item, distance: axis.distance(between: frame, and: visibleRect), index: index))
-                    }
+                Self.forEachEntering(
+                    in: candidates, of: elements, rect: preloadRect, new: new, old: old, runsShareIndices: shared > 0
+                ) { position, index in
+                    let item = items[index]
+                    if preloadItemIDs.contains(item.id) || entering.contains(where: { $0.item.id == item.id }) { return false }
+                    let distance = axis.distance(between: elements[position].frame, and: visibleRect)
+                    entering.append(PreloadEntry(item: item, distance: distance, index: index))
+                    return true
                 }
-                return true
             }
         }
         guard complete, entering.count == enteringCount else { return nil }
