@@ -10,6 +10,30 @@ import Testing
     /// seeded random answers: rows of equal cells (ordered), rows with ragged ends or an empty or
     /// out-of-order element (not ordered: no run), and rects that land on element edges, miss
     /// elements across the axis, or are empty.
+    /// The branch-free search against a linear scan (the first value above x, or at least x with
+    /// `orEqual`), on seeded random non-decreasing arrays of 0...40 values with many repeats, for
+    /// x below, between, on and above the values.
+    @Test func theFirstPositionIsThatOfALinearScan() {
+        var rng = SplitMix64(seed: 0x51_f1a7)
+        for _ in 0..<2000 {
+            let count = Int(rng.next() % 41)
+            var values: [Double] = []
+            var value = Double(rng.next() % 5)
+            for _ in 0..<count {
+                value += Double(rng.next() % 3)  // steps of 0, 1 or 2: repeats are common
+                values.append(value)
+            }
+            for _ in 0..<8 {
+                let x = Double(rng.next() % UInt64(2 * count + 12)) / 2 - 1
+                for orEqual in [false, true] {
+                    let scan = values.firstIndex { $0 > x || (orEqual && $0 == x) } ?? values.count
+                    let found = values.withUnsafeBufferPointer { ElementAxisOrder.firstPosition(in: $0, above: x, orEqual: orEqual) }
+                    #expect(found == scan, "\(values) x \(x) orEqual \(orEqual)")
+                }
+            }
+        }
+    }
+
     @Test func theRunAndWindowAreThoseOfThePassOverEveryElement() {
         var rng = SplitMix64(seed: 0xa815_0bde)
         var runs = 0

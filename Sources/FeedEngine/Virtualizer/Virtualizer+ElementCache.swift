@@ -235,13 +235,21 @@ final class ElementAxisOrder {
 
     /// The first position whose value is above `x` (or equal to it, with `orEqual`), or
     /// `values.count`: the values never decrease, so the test is false then true along them.
-    private static func firstPosition(in values: UnsafeBufferPointer<Double>, above x: Double, orEqual: Bool) -> Int {
-        var low = 0
-        var high = values.count
-        while low < high {
-            let middle = (low + high) / 2
-            if values[middle] > x || (orEqual && values[middle] == x) { high = middle } else { low = middle + 1 }
+    ///
+    /// Branch-free halving (the step is a conditional move, not a jump): a scroll's queries land
+    /// anywhere in the kept answer, so a CPU could not predict the classic search's branches, and
+    /// its mispredictions made it 3 % of `bench replay`'s wall time (perf) for ~7 steps a query.
+    static func firstPosition(in values: UnsafeBufferPointer<Double>, above x: Double, orEqual: Bool) -> Int {
+        @inline(__always) func isAbove(_ value: Double) -> Bool { value > x || (orEqual && value == x) }
+        guard !values.isEmpty else { return 0 }
+        // The answer lies in base...base + length; each step keeps the half that holds it.
+        var base = 0
+        var length = values.count
+        while length > 1 {
+            let half = length >> 1
+            base = isAbove(values[base &+ half]) ? base : base &+ half
+            length -= half
         }
-        return low
+        return isAbove(values[base]) ? base : base &+ 1
     }
 }
