@@ -94,7 +94,7 @@ extension ScrollModel {
 
     /// The edge a move from `from` to `to` (in the direction of `velocity`) crosses from inside:
     /// `true` for the leading edge, `false` for the trailing one, `nil` for none.
-    func edgeCrossed(from: Double, to: Double, velocity: Double) -> Bool? {
+    @inline(__always) func edgeCrossed(from: Double, to: Double, velocity: Double) -> Bool? {
         if velocity < 0 && from >= minOffset && to < minOffset { return true }
         if velocity > 0 && from <= maxOffset && to > maxOffset { return false }
         return nil

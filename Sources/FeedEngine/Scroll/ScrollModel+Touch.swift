@@ -5,7 +5,7 @@ extension ScrollModel {
 
     /// The displayed offset for an unconstrained offset: itself inside the edges, rubber-banded
     /// past them (or clamped when `bounces` is off).
-    func displayed(raw: Double) -> Double {
+    @inline(__always) func displayed(raw: Double) -> Double {
         if raw < minOffset {
             return rubberBands ? minOffset - rubberBand.offset(forDistance: minOffset - raw) : minOffset
         }
@@ -19,7 +19,7 @@ extension ScrollModel {
     var rubberBands: Bool { configuration.bounces && configuration.overscroll == .rubberBand }
 
     /// The unconstrained offset that displays as `offset` (inverse of ``displayed(raw:)``).
-    func raw(displayed offset: Double) -> Double {
+    @inline(__always) func raw(displayed offset: Double) -> Double {
         if offset < minOffset { return minOffset - rubberBand.distance(forOffset: minOffset - offset) }
         if offset > maxOffset { return maxOffset + rubberBand.distance(forOffset: offset - maxOffset) }
         return offset
