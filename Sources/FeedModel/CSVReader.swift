@@ -16,7 +16,7 @@ public enum CSVReader {
         public var fields: [String]
     }
 
-    /// Splits `text` into records (a byte-order mark is the caller's to drop).
+    /// Splits `text` into records; a byte-order mark at the start (as spreadsheets write) is skipped.
     /// - Throws: ``SyntaxError`` for a quote left open or text right after a closing quote.
     public static func records(_ text: String) throws(SyntaxError) -> [Record] {
         var records: [Record] = []
@@ -27,7 +27,8 @@ public enum CSVReader {
         var inQuotes = false
         var quotedField = false
         let bytes = Array(text.utf8)
-        var index = 0
+        // A leading byte-order mark (EF BB BF) is not part of the first field.
+        var index = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
         func endField() {
             fields.append(String(decoding: field, as: UTF8.self))
             field.removeAll(keepingCapacity: true)

@@ -39,13 +39,10 @@ public struct ImportError: Error, CustomStringConvertible, Sendable, Equatable {
 ///
 /// Every stored number is bounded here, naming the file, line and field when it is not:
 /// `published_at` within ``Timestamp/storedRange`` (1970-01-01 to 9999-12-31 in Unix ms), sizes
-/// in ``sizeRange`` (0 < s ≤ 1,000,000 pt, what the layouts accept), ids in ``idRange``. Text must
+/// in ``FeedModel/NewItem/sizeRange`` (0 < s ≤ 1,000,000 pt, what the layouts accept), ids in
+/// ``FeedModel/NewItem/idRange`` (the same bounds as `feedsim serve`'s `POST`). Text must
 /// be valid UTF-8 (never stored as U+FFFD).
 public enum ItemImporter {
-    /// Intrinsic sizes an import accepts, points (``FeedModel/NewItem/sizeRange``).
-    public static let sizeRange = NewItem.sizeRange
-    /// Ids an import accepts (``FeedModel/NewItem/idRange``).
-    public static let idRange = NewItem.idRange
 
     /// The columns a CSV header or a JSON Lines object may use; `published_at`, `kind`, `width`
     /// and `height` are required, the others optional (`id` empty or absent: assigned by SQLite).
@@ -113,8 +110,8 @@ public enum ItemImporter {
                 throw fail(
                     key, "expected Unix milliseconds from 1970-01-01 to 9999-12-31 (0...\(Timestamp.storedRange.upperBound)), got \(text)")
             }
-            if key == "id", !idRange.contains(value) {
-                throw fail(key, "expected an id in \(idRange.lowerBound)...\(idRange.upperBound), got \(text)")
+            if key == "id", !NewItem.idRange.contains(value) {
+                throw fail(key, "expected an id in \(NewItem.idRange.lowerBound)...\(NewItem.idRange.upperBound), got \(text)")
             }
             return value
         }
@@ -125,10 +122,10 @@ public enum ItemImporter {
             case let number as NSNumber where !number.isJSONBoolean: value = number.doubleValue
             default: value = nil
             }
-            // sizeRange: more than 0 (ulpOfOne) and at most 1000000.
+            // NewItem.sizeRange: more than 0 (ulpOfOne) and at most 1000000.
             let rule = "expected a size in points, more than 0 and at most 1000000"
             guard let value, value.isFinite else { throw fail(key, rule) }
-            guard sizeRange.contains(value) else {
+            guard NewItem.sizeRange.contains(value) else {
                 throw fail(key, "\(rule), got \(value.rounded() == value && abs(value) < 9.0e15 ? String(Int64(value)) : String(value))")
             }
             return value

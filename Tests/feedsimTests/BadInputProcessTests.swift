@@ -10,11 +10,7 @@ import Testing
 /// holding `published_at = Int64.max` traps nothing.
 @Suite(.enabled(if: FeedsimProcess.binary != nil, "feedsim binary not found next to the test runner; run `swift build`"))
 struct BadInputProcessTests {
-    let directory: URL = {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("feedsim-bad-input-\(UUID().uuidString)")
-        try! FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
-    }()
+    let directory = TemporaryDirectory.make("feedsim-bad-input")
     var feedsim: FeedsimProcess { FeedsimProcess(directory: directory) }
     func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
 

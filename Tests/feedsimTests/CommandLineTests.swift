@@ -10,11 +10,7 @@ import Testing
 /// that a failed command leaves the database as it was.
 @Suite struct CommandLineTests {
     /// A fresh temporary directory per test.
-    let directory: URL = {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("feedsim-cli-\(UUID().uuidString)")
-        try! FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
-    }()
+    let directory = TemporaryDirectory.make("feedsim-cli")
 
     func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
 

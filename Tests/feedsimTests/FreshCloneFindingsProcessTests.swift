@@ -7,11 +7,7 @@ import Testing
 /// their position, a directory given as a database, reports `compare` must refuse, `import`'s rules.
 @Suite(.enabled(if: FeedsimProcess.binary != nil, "feedsim binary not found next to the test runner; run `swift build`"))
 struct FreshCloneFindingsProcessTests {
-    let directory: URL = {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("feedsim-freshclone-\(UUID().uuidString)")
-        try! FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
-    }()
+    let directory = TemporaryDirectory.make("feedsim-freshclone")
     var feedsim: FeedsimProcess { FeedsimProcess(directory: directory) }
     func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
 

@@ -9,11 +9,7 @@ import Testing
 /// counted in what the commands print.
 @Suite(.enabled(if: HTTP2Server.available, Comment(rawValue: HTTP2Server.skipMessage)))
 struct HTTP2CommandTests {
-    let directory: URL = {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("feedsim-h2-cli-\(UUID().uuidString)")
-        try! FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
-    }()
+    let directory = TemporaryDirectory.make("feedsim-h2-cli")
 
     var process: FeedsimProcess { FeedsimProcess(directory: directory) }
 

@@ -10,11 +10,7 @@ import Testing
 /// loopback sockets: the load runs to its end, the server stays up, and every server error the
 /// load saw is one the server was told to inject.
 @Suite struct HTTPLoadProcessTests {
-    let directory: URL = {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("feedsim-http-load-\(UUID().uuidString)")
-        try! FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
-    }()
+    let directory = TemporaryDirectory.make("feedsim-http-load")
 
     var process: FeedsimProcess { FeedsimProcess(directory: directory) }
 

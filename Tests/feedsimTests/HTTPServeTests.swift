@@ -15,11 +15,7 @@ import Testing
 /// responses, malformed requests, and a replay through `--source` that gives the same report as
 /// the replay with `--db`.
 @Suite struct HTTPServeTests {
-    let directory: URL = {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("feedsim-http-\(UUID().uuidString)")
-        try! FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
-    }()
+    let directory = TemporaryDirectory.make("feedsim-http")
 
     func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
 

@@ -1,14 +1,11 @@
 import Foundation
 import Testing
+import FeedSimTestSupport
 
 /// `feedsim load --iterations / --segment` and `feedsim report merge` as a user runs them: in
 /// processes of their own, reports through files.
 @Suite struct LoadSegmentProcessTests {
-    let directory: URL = {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("feedsim-segments-\(UUID().uuidString)")
-        try! FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
-    }()
+    let directory = TemporaryDirectory.make("feedsim-segments")
 
     func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import FeedSimTestSupport
 
 /// `feedsim load --threshold`, `--abort-on-fail`, `--stages` and `--arrival-rate` ramps run as a
 /// user would: a bad expression or ramp is one line and exit 64 before any work; a breach exits 99
@@ -7,11 +8,7 @@ import Testing
 /// at the first check that finds a breach.
 @Suite(.enabled(if: FeedsimProcess.binary != nil, "feedsim binary not found next to the test runner; run `swift build`"))
 struct LoadThresholdProcessTests {
-    let directory: URL = {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("feedsim-thresholds-\(UUID().uuidString)")
-        try! FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
-    }()
+    let directory = TemporaryDirectory.make("feedsim-thresholds")
     var feedsim: FeedsimProcess { FeedsimProcess(directory: directory) }
 
     /// A tiny seeded feed: 300 items, seed 1.

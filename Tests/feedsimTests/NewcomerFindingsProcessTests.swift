@@ -7,11 +7,7 @@ import Testing
 /// for every value an option cannot take, SIGINT during `load` and `sweep`, and the messages.
 @Suite(.enabled(if: FeedsimProcess.binary != nil, "feedsim binary not found next to the test runner; run `swift build`"))
 struct NewcomerFindingsProcessTests {
-    let directory: URL = {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("feedsim-newcomer-\(UUID().uuidString)")
-        try! FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
-    }()
+    let directory = TemporaryDirectory.make("feedsim-newcomer")
     var feedsim: FeedsimProcess { FeedsimProcess(directory: directory) }
     func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
 

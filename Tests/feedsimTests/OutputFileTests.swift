@@ -1,16 +1,13 @@
 import FeedModel
 import Foundation
 import Testing
+import FeedSimTestSupport
 
 @testable import feedsim
 
 /// Output files of the command line: one-line messages, nothing half-written.
 @Suite struct OutputFileTests {
-    let directory: URL = {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("feedsim-out-\(UUID().uuidString)")
-        try! FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
-    }()
+    let directory = TemporaryDirectory.make("feedsim-out")
 
     @Test func writingIntoAMissingDirectoryNamesTheOptionThePathAndTheDirectory() {
         let target = directory.appendingPathComponent("nope/drawing.svg").path

@@ -1,16 +1,13 @@
 import Foundation
 import Testing
+import FeedSimTestSupport
 
 @testable import feedsim
 
 /// An output option never names one of the command's own inputs or another output: the command
 /// stops with a usage error (64) before any work, and the input is left byte for byte as it was.
 @Suite struct OutputPathTests {
-    let directory: URL = {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("feedsim-outpaths-\(UUID().uuidString)")
-        try! FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
-    }()
+    let directory = TemporaryDirectory.make("feedsim-outpaths")
 
     func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
 

@@ -22,11 +22,7 @@ let testPostgresServer: String? = {
 struct PostgresCommandLineTests {
     static var server: String? { testPostgresServer }
 
-    let directory: URL = {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("feedsim-pg-cli-\(UUID().uuidString)")
-        try! FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
-    }()
+    let directory = TemporaryDirectory.make("feedsim-pg-cli")
 
     /// A schema of its own on the test server, and the URI that puts connections into it.
     static func freshSchema() throws -> (name: String, uri: String) {

@@ -20,11 +20,7 @@ import Testing
     }()
 
     /// A fresh temporary directory per test.
-    let directory: URL = {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("feedsim-process-\(UUID().uuidString)")
-        try! FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
-    }()
+    let directory = TemporaryDirectory.make("feedsim-process")
 
     func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
 

@@ -8,11 +8,7 @@ import Testing
 /// `replay --html/--perfetto`, `compare` and `sweep` at the command line: files written, exit codes,
 /// bad input refused before anything runs.
 @Suite struct ReportCommandTests {
-    let directory: URL = {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("feedsim-report-\(UUID().uuidString)")
-        try! FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
-    }()
+    let directory = TemporaryDirectory.make("feedsim-report")
 
     func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
 

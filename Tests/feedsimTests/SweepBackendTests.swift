@@ -12,11 +12,7 @@ import Testing
         if: testPostgresServer != nil,
         "FEEDSIM_TEST_POSTGRES not set: start a server with `eval \"$(.ci/postgres start)\"` (as .ci/run does)"))
 struct SweepBackendTests {
-    let directory: URL = {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("feedsim-sweep-pg-\(UUID().uuidString)")
-        try! FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
-    }()
+    let directory = TemporaryDirectory.make("feedsim-sweep-pg")
 
     func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
 

@@ -1,15 +1,12 @@
 import Foundation
 import Testing
+import FeedSimTestSupport
 
 /// `feedsim load --write-mix`, run as a user would: a bad mix is one line naming the option and
 /// exit 64 before any work; a good one shows its updates and deletes in the report.
 @Suite(.enabled(if: FeedsimProcess.binary != nil, "feedsim binary not found next to the test runner; run `swift build`"))
 struct WriteMixProcessTests {
-    let directory: URL = {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("feedsim-write-mix-\(UUID().uuidString)")
-        try! FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
-    }()
+    let directory = TemporaryDirectory.make("feedsim-write-mix")
     var feedsim: FeedsimProcess { FeedsimProcess(directory: directory) }
 
     private func seeded() throws -> String {

@@ -66,21 +66,6 @@ struct ItemIDTable<Value> {
 
     func contains(_ key: Int64) -> Bool { find(key) != nil }
 
-    /// For a table of optionals (the row cache's "known missing" entries are `nil`): whether
-    /// `key`'s value is non-`nil`, or `nil` when `key` is absent, in one probe. Nothing is copied
-    /// out: reading the value through the subscript copied a row (its strings retained and
-    /// released) per lookup, ~170 instructions, 4.5 % of a load session's instructions in
-    /// ``Virtualizer/visibleCellRowBound``.
-    func holdsValueIfPresent<Wrapped>(_ key: Int64) -> Bool? where Value == Wrapped? {
-        guard let slot = find(key) else { return nil }
-        return values.withUnsafeBufferPointer { values in
-            switch values[slot] {
-            case .some(.some): return true
-            default: return false
-            }
-        }
-    }
-
     subscript(key: Int64) -> Value? {
         get { find(key).flatMap { values[$0] } }
         set {

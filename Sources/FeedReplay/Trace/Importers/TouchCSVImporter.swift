@@ -150,11 +150,9 @@ public struct TouchCSVImporter: Sendable {
 
     private func parse(_ text: String, file: String) throws(TraceError) -> [Row] {
         // RFC 4180 records (a quoted field may hold a comma), as `feedsim import` reads a CSV.
-        var body = Substring(text)
-        if body.unicodeScalars.first == "\u{FEFF}" { body = Substring(body.unicodeScalars.dropFirst()) }
         var records: [CSVReader.Record]
         do {
-            records = try CSVReader.records(String(body))
+            records = try CSVReader.records(text)
         } catch {
             throw .malformed(file: file, line: error.line, field: "(row)", reason: error.reason)
         }
