@@ -84,6 +84,16 @@ import Testing
     func rejectsMalformedFaults(text: String) {
         #expect(throws: ModelParseError.self) { try FaultModel.parse(text) }
     }
+
+    /// A key given twice took its last value silently; outages are a list and may repeat.
+    @Test(arguments: ["error=0.1,error=0.2", "timeout=0,timeout=0.5", "timeout-ms=10,outage=1-2,timeout-ms=20"])
+    func aKeyGivenTwiceIsRefused(text: String) {
+        #expect(throws: ModelParseError.self) { try FaultModel.parse(text) }
+    }
+
+    @Test func outagesMayRepeat() throws {
+        #expect(try FaultModel.parse("outage=1-2,outage=5-9").outages == [1..<2, 5..<9])
+    }
 }
 
 @Suite struct CostModelTests {
@@ -93,6 +103,10 @@ import Testing
         #expect(model.frameCost(layoutChanged: true, created: 2, reused: 3, bound: 4) == 18)
         // Without layout: 1 + 0 + 0 + 0 + 0 = 1.
         #expect(model.frameCost(layoutChanged: false, created: 0, reused: 0, bound: 0) == 1)
+    }
+
+    @Test func aCostGivenTwiceIsRefused() {
+        #expect(throws: ModelParseError.self) { try CostModel.parse("base=1,create=2,base=3") }
     }
 
     @Test(arguments: [(0.0, HitchBand.good), (4.99, .good), (5.0, .warning), (10.0, .warning), (10.01, .critical)])

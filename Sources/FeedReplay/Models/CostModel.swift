@@ -48,14 +48,18 @@ public struct CostModel: Hashable, Sendable {
             + Double(bound) * rowBinding
     }
 
-    /// Parses `base=2,layout=3,create=6,reuse=1.5,bind=1` (any subset).
+    /// Parses `base=2,layout=3,create=6,reuse=1.5,bind=1` (any subset, each key at most once).
     /// - Throws: ``ModelParseError`` naming the bad entry.
     public static func parse(_ text: String) throws -> CostModel {
         var model = CostModel()
+        var given: Set<String> = []
         for entry in text.split(separator: ",") {
             let pair = entry.split(separator: "=", maxSplits: 1).map(String.init)
             guard pair.count == 2, let ms = Double(pair[1]), ms.isFinite, ms >= 0, ms <= 10_000 else {
                 throw ModelParseError(option: "--costs", text: text, reason: "entry '\(entry)' is not key=ms with 0 ≤ ms ≤ 10000")
+            }
+            guard given.insert(pair[0]).inserted else {
+                throw ModelParseError(option: "--costs", text: text, reason: "'\(pair[0])' given twice")
             }
             switch pair[0] {
             case "base": model.base = ms

@@ -52,15 +52,18 @@ public struct FaultModel: Hashable, Sendable {
     }
 
     /// Parses `error=0.05,timeout=0.01,timeout-ms=3000,outage=2000-4000,outage=9000-9500`
-    /// (any subset, comma separated; `none` for no faults).
+    /// (any subset, comma separated; `none` for no faults). `outage` may repeat; every other key
+    /// is given at most once (a second value would silently replace the first).
     /// - Throws: ``ModelParseError`` naming the bad entry.
     public static func parse(_ text: String) throws -> FaultModel {
         var model = FaultModel()
         if text == "none" || text.isEmpty { return model }
         func fail(_ reason: String) -> ModelParseError { ModelParseError(option: "--faults", text: text, reason: reason) }
+        var given: Set<String> = []
         for entry in text.split(separator: ",") {
             let pair = entry.split(separator: "=", maxSplits: 1).map(String.init)
             guard pair.count == 2 else { throw fail("entry '\(entry)' is not key=value") }
+            guard pair[0] == "outage" || given.insert(pair[0]).inserted else { throw fail("'\(pair[0])' given twice") }
             switch pair[0] {
             case "error", "timeout":
                 guard let p = Double(pair[1]), (0...1).contains(p) else { throw fail("\(pair[0]) must be a probability in 0...1") }

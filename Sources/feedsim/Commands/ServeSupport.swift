@@ -48,8 +48,12 @@ struct ServeFaults: Sendable {
         var rest: [Substring] = []
         var rateLimit = 0.0
         var retryAfter = 1
+        var given: Set<Substring> = []
         for entry in text.split(separator: ",") {
             let pair = entry.split(separator: "=", maxSplits: 1)
+            if let key = pair.first, key == "rate-limit" || key == "retry-after", !given.insert(key).inserted {
+                throw UsageError("--faults '\(text)': '\(key)' given twice", showsUsage: false)
+            }
             switch pair.first {
             case "rate-limit":
                 guard pair.count == 2, let p = Double(pair[1]), (0...1).contains(p) else {
