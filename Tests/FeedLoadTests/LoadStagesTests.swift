@@ -84,6 +84,8 @@ import Testing
         ("30s:5,1m:20/s", true, [(30, 5), (60, 20)]),
         ("1m:120/m,1m:3600/h", true, [(60, 2), (60, 1)]),
         ("10s:0.5", true, [(10, 0.5)]),
+        ("12h:5,12h:0", false, [(43_200, 5), (43_200, 0)]),
+        ("1s:1000000/s", true, [(1, 1_000_000)]),
     ] as [(String, Bool, [(Double, Double)])])
     func rampsParseFromDurationTargetPairs(text: String, perSecond: Bool, expected: [(Double, Double)]) throws {
         let stages = try LoadStages.parse(text, perSecond: perSecond).stages
@@ -105,6 +107,9 @@ import Testing
         ("10d:5", false, "'10d' is not a duration"),
         ("0s:10", false, "'0s:10': the stages last 0 s"),
         ("10s:0,5s:0", false, "'10s:0,5s:0': every target is 0: nothing would run"),
+        // A day in all at most, as --duration; 24 h exactly is accepted (below).
+        ("12h:5,12h:5,1s:0", false, "the stages last more than 86400 s in all"),
+        ("10s:1000001/s", true, "stage 1 of '10s:1000001/s': '1000001/s' is above 1000000 arrivals per second"),
     ])
     func aMalformedRampIsAnErrorNamingTheStage(text: String, perSecond: Bool, message: String) {
         do {

@@ -176,8 +176,15 @@ public struct LoadStages: Hashable, Sendable {
 }
 
 extension LoadStages {
+    /// Longest ramp, seconds: a day, `--duration`'s upper bound.
+    public static let maxTotalSeconds = 86_400.0
+    /// Highest arrival rate of a stage, per second: `--arrival-rate R`'s upper bound.
+    public static let maxRatePerSecond = 1_000_000.0
+
     /// Parses `DURATION:TARGET,…`: durations as `30s`, `1m`, `1m30s`, `500ms`, `1h`; targets whole
-    /// sessions (`perSecond == false`) or arrival rates (`5`, `5/s`, `120/m`, `3600/h`).
+    /// sessions (`perSecond == false`) or arrival rates (`5`, `5/s`, `120/m`, `3600/h`, at most
+    /// ``maxRatePerSecond`` per second). The stages last at most ``maxTotalSeconds`` in all, as
+    /// `--duration`.
     /// - Throws: ``LoadStagesParseError`` naming the stage and what is wrong with it.
     public static func parse(_ text: String, perSecond: Bool) throws -> LoadStages {
         var stages: [LoadStage] = []
@@ -202,6 +209,9 @@ extension LoadStages {
                 guard let rate = Double(targetText), rate.isFinite, rate >= 0 else {
                     throw fail("'\(pieces[1])' is not a rate (5, 5/s, 120/m)")
                 }
+                guard rate / divisor <= Self.maxRatePerSecond else {
+                    throw fail("'\(pieces[1])' is above \(Int(Self.maxRatePerSecond)) arrivals per second")
+                }
                 stages.append(LoadStage(durationSeconds: seconds, target: rate / divisor))
             } else {
                 guard let sessions = Int(targetText), sessions >= 0 else {
@@ -211,6 +221,10 @@ extension LoadStages {
             }
         }
         let ramp = LoadStages(stages)
+        guard ramp.totalSeconds <= Self.maxTotalSeconds else {
+            throw LoadStagesParseError(
+                text: text, stage: nil, reason: "the stages last more than \(Int(Self.maxTotalSeconds)) s in all (a day, as --duration)")
+        }
         guard ramp.totalSeconds > 0 else {
             throw LoadStagesParseError(text: text, stage: nil, reason: "the stages last 0 s")
         }

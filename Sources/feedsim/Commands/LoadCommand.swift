@@ -327,8 +327,10 @@ enum LoadCommandSupport {
             let stages = try ramp("--arrival-rate", rateText, perSecond: true)
             return (.open(ratePerSecond: stages.peak, slots: sessions), stages)
         }
-        guard let rate = Double(rateText), rate.isFinite, (0.001...1_000_000).contains(rate) else {
-            throw UsageError.badValue("--arrival-rate", "expected a number in 0.001...1000000 or a ramp DURATION:RATE,..., got '\(rateText)'")
+        guard let rate = Double(rateText), rate.isFinite, (0.001...LoadStages.maxRatePerSecond).contains(rate) else {
+            throw UsageError.badValue(
+                "--arrival-rate",
+                "expected a number in 0.001...\(Int(LoadStages.maxRatePerSecond)) or a ramp DURATION:RATE,..., got '\(rateText)'")
         }
         return (.open(ratePerSecond: rate, slots: sessions), nil)
     }

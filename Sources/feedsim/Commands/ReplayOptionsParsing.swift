@@ -10,7 +10,7 @@ enum ReplayOptionsParsing {
         OptionSpec("--initial-pages", "N", accepts: .integer(1...100), default: "3", help: "Pages loaded by Init (as Paging 3)."),
         OptionSpec(
             "--prefetch", .value, "D",
-            help: "More fires this close to the end: items:N (fewer than N items below the last visible, as Paging 3's prefetchDistance and react-window-infinite-loader's threshold; N ≥ 1) | points:P (at most P pt to the end) | screens:S (at most S viewports, as Texture's leadingScreensForBatching) (default items:<page size>)."),
+            help: "More fires this close to the end: items:N (fewer than N items below the last visible, as Paging 3's prefetchDistance and react-window-infinite-loader's threshold; N in 1...1000000) | points:P (at most P pt to the end; P ≤ 1000000) | screens:S (at most S viewports, as Texture's leadingScreensForBatching; S ≤ 1000) (default items:<page size>)."),
         OptionSpec(
             "--max-loaded", "N", accepts: .integer(1...100_000_000), help: "Page dropping: keep at most N items loaded (default off)."),
         OptionSpec(
@@ -126,6 +126,11 @@ enum ReplayOptionsParsing {
         try arguments.seed("--seed") ?? 1
     }
 
+    /// Upper bounds of `--prefetch points:P` and `screens:S`: a million points is some 1,200
+    /// screens of a phone; beyond that a distance is a typo, not a setting.
+    static let maxPrefetchPoints = 1_000_000.0
+    static let maxPrefetchScreens = 1_000.0
+
     static func parsePrefetch(_ text: String) throws -> FeedController.PrefetchDistance {
         let parts = text.split(separator: ":", maxSplits: 1).map(String.init)
         guard parts.count == 2, let value = Double(parts[1]), value.isFinite, value >= 0 else {
@@ -137,8 +142,18 @@ enum ReplayOptionsParsing {
                 throw UsageError.badValue("--prefetch", "items must be a whole number in 1...1000000, got '\(parts[1])'")
             }
             return .items(Int(value))
-        case "points": return .points(value)
-        case "screens", "screenfuls": return .screenfuls(value)
+        case "points":
+            guard value <= Self.maxPrefetchPoints else {
+                throw UsageError.badValue(
+                    "--prefetch", "points must be in 0...\(Int(Self.maxPrefetchPoints)), got '\(parts[1])'")
+            }
+            return .points(value)
+        case "screens", "screenfuls":
+            guard value <= Self.maxPrefetchScreens else {
+                throw UsageError.badValue(
+                    "--prefetch", "screens must be in 0...\(Int(Self.maxPrefetchScreens)), got '\(parts[1])'")
+            }
+            return .screenfuls(value)
         default: throw UsageError.badValue("--prefetch", "expected items:N, points:P or screens:S, got '\(text)'")
         }
     }
