@@ -60,6 +60,15 @@ import Testing
         }
     }
 
+    /// A second header was reported as its missing `t` ("field 't': missing"), not as what it is.
+    @Test func aSecondHeaderLineIsNamedAsSuch() {
+        let text = Self.header + "\n" + #"{"t":0,"type":"down","x":1,"y":2}"# + "\n" + Self.header + "\n"
+        #expect(
+            throws: TraceError.malformed(
+                file: "in", line: 3, field: "type", reason: "a second header (the header is the first line only)")
+        ) { try load(.canonical, text) }
+    }
+
     @Test func rrwebTimestampsTenToTheElevenMillisecondsApartAreRefusedAtTheLateEvent() {
         let text = #"[{"type":4,"timestamp":1,"data":{"width":400,"height":800}},{"type":3,"timestamp":100000000001,"data":{"source":3,"id":1,"x":0,"y":10}}]"#
         #expect {

@@ -209,8 +209,10 @@ struct TraceLineFields {
     }
 
     mutating func event() throws(TraceError) -> TraceEvent {
-        let t = try number("t")
+        // The type first: a second header line has no `t`, and is named as what it is.
         let type = try string("type")
+        if type == "header" { throw fail("type", "a second header (the header is the first line only)") }
+        let t = try number("t")
         let kind: TraceEvent.Kind
         switch type {
         case "down": kind = .touchDown(try point())
@@ -222,7 +224,6 @@ struct TraceLineFields {
         case "resize": kind = .resize(Size(width: try number("width"), height: try number("height")))
         case "insert": kind = .insert(count: try integer("count"))
         case "end": kind = .end
-        case "header": throw fail("type", "a second header")
         default: throw fail("type", "unknown event type '\(type)'")
         }
         try finish()
