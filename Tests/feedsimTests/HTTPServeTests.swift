@@ -93,7 +93,10 @@ import Testing
         ("/v1/feeds/home/items?after=v2.nope", "after"),
         ("/v1/feeds/home/items?before=x", "before"),
         ("/v1/feeds/home/items?limit=%FF", "limit"),
+        // A decoded NUL ended the value: this was read as limit=2.
+        ("/v1/feeds/home/items?limit=2%00", "limit"),
         ("/v1/items?ids=1,x", "ids"),
+        ("/v1/items?ids=1%002", "ids"),
         ("/v1/items", "ids"),
         ("/v1/images/abc.svg", "id"),
     ])

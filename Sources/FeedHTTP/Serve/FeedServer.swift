@@ -382,17 +382,22 @@ public final class FeedServer: @unchecked Sendable {  // mutable state is behind
     // MARK: - C helpers
 
     /// The query arguments libmicrohttpd parsed and percent-decoded, in order; a value that is not
-    /// UTF-8 is `nil`.
+    /// UTF-8 is `nil`. Read with their lengths (`MHD_get_connection_values_n`), so a decoded NUL
+    /// (`?limit=2%00`) stays in the value, which then fails its check, instead of ending it.
     static func queryArguments(_ connection: OpaquePointer) -> [(String, String?)] {
         final class Box { var pairs: [(String, String?)] = [] }
         let box = Box()
         _ = withExtendedLifetime(box) {
-            MHD_get_connection_values(
+            MHD_get_connection_values_n(
                 connection, .GET_ARGUMENT_KIND,
-                { context, _, key, value in
+                { context, _, key, keySize, value, valueSize in
                     let box = Unmanaged<Box>.fromOpaque(context!).takeUnretainedValue()
-                    let name = key.map { String(decoding: UnsafeRawBufferPointer(start: $0, count: strlen($0)), as: UTF8.self) } ?? ""
-                    box.pairs.append((name, value.map { String(validatingCString: $0) } ?? ""))
+                    func bytes(_ text: UnsafePointer<CChar>, _ count: Int) -> UnsafeBufferPointer<UInt8> {
+                        UnsafeBufferPointer(start: UnsafeRawPointer(text).assumingMemoryBound(to: UInt8.self), count: count)
+                    }
+                    let name = key.map { String(decoding: bytes($0, keySize), as: UTF8.self) } ?? ""
+                    let text = value.map { String(validating: bytes($0, valueSize), as: UTF8.self) } ?? ""
+                    box.pairs.append((name, text))
                     return .YES
                 }, Unmanaged.passUnretained(box).toOpaque())
         }
