@@ -49,6 +49,19 @@ struct FreshCloneFindingsProcessTests {
          "feedsim load: --threshold 'blank.p95<500%': blank.p95 is a fraction: the limit must be 0...1 or 0%...100%, got '500%'"),
         (["replay", "--db", "none.sqlite", "--trace", "none.jsonl", "--max-loaded", "90", "--prefetch", "items:40"],
          "feedsim replay: --max-loaded: 90 must be ≥ --page-size + 2 × --prefetch (100), as Paging 3 requires"),
+        // Accepted before: the last of a repeated key silently won; distances and ramps had no bound.
+        (["replay", "--db", "none.sqlite", "--trace", "none.jsonl", "--faults", "error=0.1,error=0.2"],
+         "feedsim replay: --faults 'error=0.1,error=0.2': 'error' given twice"),
+        (["replay", "--db", "none.sqlite", "--trace", "none.jsonl", "--costs", "base=1,base=2"],
+         "feedsim replay: --costs 'base=1,base=2': 'base' given twice"),
+        (["serve", "--db", "none.sqlite", "--faults", "retry-after=1,retry-after=2"],
+         "feedsim serve: --faults 'retry-after=1,retry-after=2': 'retry-after' given twice"),
+        (["replay", "--db", "none.sqlite", "--trace", "none.jsonl", "--prefetch", "screens:1e9"],
+         "feedsim replay: --prefetch: screens must be in 0...1000, got '1e9'"),
+        (["replay", "--db", "none.sqlite", "--trace", "none.jsonl", "--prefetch", "points:1000001"],
+         "feedsim replay: --prefetch: points must be in 0...1000000, got '1000001'"),
+        (["load", "--db", "none.sqlite", "--stages", "100000h:5"],
+         "feedsim load: --stages '100000h:5': the stages last more than 86400 s in all (a day, as --duration)"),
     ])
     func aBadOptionValueIsAUsageErrorWithExit64(arguments: [String], message: String) throws {
         let outcome = try feedsim.run(arguments)
