@@ -77,7 +77,7 @@ public struct ReportMetrics: Sendable, Equatable {
 
     /// The report against its Swift type (a field of the wrong type or null where a value must
     /// be), then every figure for a sign: only content offsets (`*_offset.x`, `.y`: a rubber band
-    /// pulls past 0) may be negative. A partial report (fields missing) is checked as far as the
+    /// pulls past 0) may be negative; and every share (`*fraction*`) for at most 1. A partial report (fields missing) is checked as far as the
     /// decoder gets before the first missing key, then by sign.
     static func check(_ data: Data, kind: Kind, numbers: [String: Double], file: String) throws {
         func path(_ keys: [any CodingKey]) -> String {
@@ -120,6 +120,11 @@ public struct ReportMetrics: Sendable, Equatable {
         if let negative = numbers.filter({ $0.value < 0 && !signed.contains($0.key) }).min(by: { $0.key < $1.key }) {
             throw ReportInputError(
                 file: file, reason: "field '\(negative.key)': expected a figure ≥ 0 (a count, a time or a share), got \(num(negative.value, 6))")
+        }
+        // A share of the viewport (`*fraction*`, printed as a percentage) is at most all of it.
+        if let over = numbers.filter({ unit(of: $0.key) == "%" && $0.value > 1 }).min(by: { $0.key < $1.key }) {
+            throw ReportInputError(
+                file: file, reason: "field '\(over.key)': expected a share in 0...1, got \(num(over.value, 6))")
         }
     }
 

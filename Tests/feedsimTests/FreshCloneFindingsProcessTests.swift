@@ -218,6 +218,18 @@ struct FreshCloneFindingsProcessTests {
             signed.stderrLines == ["feedsim compare: \(negative): field 'pages.more': expected a figure ≥ 0 (a count, a time or a share), got -3"],
             "\(signed.stderr)")
         #expect(signed.stdout.isEmpty)
+        // A share above 1 (compare printed "500 %" blank).
+        object = try #require(try JSONSerialization.jsonObject(with: Data(replay.stdout.utf8)) as? [String: Any])
+        var blank = try #require(object["blank"] as? [String: Any])
+        blank["mean_fraction"] = 5
+        object["blank"] = blank
+        let over = path("tc.json")
+        try JSONSerialization.data(withJSONObject: object).write(to: URL(fileURLWithPath: over))
+        let shared = try feedsim.run(["compare", good, over])
+        #expect(shared.status == 1, "\(shared.stderr)")
+        #expect(
+            shared.stderrLines == ["feedsim compare: \(over): field 'blank.mean_fraction': expected a share in 0...1, got 5"],
+            "\(shared.stderr)")
     }
 
     // MARK: 8. The load summary line
