@@ -238,6 +238,28 @@ import Testing
         }
     }
 
+    /// A hand-edited counter trapped the merge (arithmetic overflow) or was added in (a negative count).
+    @Test func countersPastIntMaxOrNegativeAreRefusedNamingTheField() throws {
+        let (parts, _) = try Self.segments(seed: 3)
+        var big = parts[1]
+        big.report.pages = Int.max
+        #expect { try LoadReport.merge([parts[0], big, parts[2]]) } throws: {
+            "\($0)" == "pages: the segments' counts add up past 9223372036854775807"
+        }
+        var negative = parts[2]
+        negative.report.sessions.started = -1
+        #expect { try LoadReport.merge([parts[0], parts[1], negative]) } throws: {
+            "\($0)" == "s3.json: sessions.started is -1: a count cannot be negative"
+        }
+        var errors = parts[0]
+        errors.report.errors["busy"] = Int.max
+        var moreErrors = parts[1]
+        moreErrors.report.errors["busy"] = 1
+        #expect { try LoadReport.merge([errors, moreErrors, parts[2]]) } throws: {
+            "\($0)" == "errors.busy: the segments' counts add up past 9223372036854775807"
+        }
+    }
+
     @Test func histogramDataThatIsNoHistogramIsRefused() throws {
         var histogram = LatencyHistogram()
         for value: UInt64 in [5, 300, 301, 70_000] { histogram.record(value) }

@@ -61,27 +61,34 @@ extension LoadReport {
         merged.settings.workers = all.reduce(0) { $0 + $1.settings.workers }
         merged.elapsedSeconds = all.map(\.elapsedSeconds).max() ?? 0
         merged.stoppedEarly = all.contains { $0.stoppedEarly }
-        merged.sessions = all.reduce(SessionCounts()) { $0.adding($1.sessions) }
-        let notStarted = all.compactMap(\.iterationsNotStarted)
-        merged.iterationsNotStarted = notStarted.isEmpty ? nil : notStarted.reduce(0, +)
-        func sum(_ value: (LoadReport) -> Int) -> Int { all.reduce(0) { $0 + value($1) } }
+        let parts = reports.map { (name: $0.name, part: $0.report) }
+        func sum(_ field: String, _ value: (LoadReport) -> Int) throws -> Int { try Self.total(parts, field, value) }
         func sum(_ value: (LoadReport) -> Double) -> Double { all.reduce(0) { $0 + value($1) } }
-        merged.pages = sum(\.pages)
-        merged.items = sum(\.items)
-        merged.rows = sum(\.rows)
-        merged.frames = sum(\.frames)
+        merged.sessions = SessionCounts(
+            started: try sum("sessions.started", \.sessions.started),
+            completed: try sum("sessions.completed", \.sessions.completed),
+            failed: try sum("sessions.failed", \.sessions.failed),
+            interrupted: try sum("sessions.interrupted", \.sessions.interrupted),
+            dropped: try sum("sessions.dropped", \.sessions.dropped))
+        let notStarted = parts.filter { $0.part.iterationsNotStarted != nil }
+        merged.iterationsNotStarted =
+            notStarted.isEmpty ? nil : try Self.total(notStarted, "iterations_not_started") { $0.iterationsNotStarted ?? 0 }
+        merged.pages = try sum("pages", \.pages)
+        merged.items = try sum("items", \.items)
+        merged.rows = try sum("rows", \.rows)
+        merged.frames = try sum("frames", \.frames)
         let seconds = merged.elapsedSeconds
         merged.pagesPerSecond = round(seconds > 0 ? Double(merged.pages) / seconds : 0, 1)
         merged.rowsPerSecond = round(seconds > 0 ? Double(merged.rows) / seconds : 0, 1)
         merged.replaySeconds = round(sum(\.replaySeconds), 6)
         merged.querySeconds = round(sum(\.querySeconds), 6)
         merged.cpuSeconds = round(sum(\.cpuSeconds), 6)
-        merged.inserted = sum(\.inserted)
-        merged.updated = sum(\.updated)
-        merged.deleted = sum(\.deleted)
-        merged.insertTransactions = sum(\.insertTransactions)
-        merged.busyWaits = sum(\.busyWaits)
-        merged.errors = all.reduce(into: [:]) { total, report in total.merge(report.errors, uniquingKeysWith: +) }
+        merged.inserted = try sum("inserted", \.inserted)
+        merged.updated = try sum("updated", \.updated)
+        merged.deleted = try sum("deleted", \.deleted)
+        merged.insertTransactions = try sum("insert_transactions", \.insertTransactions)
+        merged.busyWaits = try sum("busy_waits", \.busyWaits)
+        merged.errors = try totals(parts, "errors", \.errors)
         merged.startFailure = zip(reports.map(\.name), all).first { $0.1.startFailure != nil }.map {
             "\($0.0): \($0.1.startFailure ?? "")"
         }
@@ -93,7 +100,7 @@ extension LoadReport {
             latency[kind] = Self.latency(histogram, digits: 4)
         }
         merged.latency = latency
-        let finished = sum(\.replays.finished)
+        let finished = try sum("replays.finished", \.replays.finished)
         let blankSum = sum { $0.blankMeanSum ?? 0 }
         merged.blankMeanSum = blankSum
         let ttfc = histograms[timeToFirstContentKey]
@@ -102,21 +109,19 @@ extension LoadReport {
             timeToFirstContent: ttfc.map { Self.latency($0, digits: 3) })
 
         var consistency = first.consistency
-        consistency.sessionsChecked = sum(\.consistency.sessionsChecked)
-        consistency.duplicates = sum(\.consistency.duplicates)
-        consistency.skips = sum(\.consistency.skips)
-        consistency.spansRead = sum(\.consistency.spansRead)
-        consistency.spansReused = sum(\.consistency.spansReused)
-        consistency.replayViolations = all.reduce(into: [:]) { total, report in
-            total.merge(report.consistency.replayViolations, uniquingKeysWith: +)
-        }
+        consistency.sessionsChecked = try sum("consistency.sessions_checked", \.consistency.sessionsChecked)
+        consistency.duplicates = try sum("consistency.duplicates", \.consistency.duplicates)
+        consistency.skips = try sum("consistency.skips", \.consistency.skips)
+        consistency.spansRead = try sum("consistency.spans_read", \.consistency.spansRead)
+        consistency.spansReused = try sum("consistency.spans_reused", \.consistency.spansReused)
+        consistency.replayViolations = try totals(parts, "consistency.replay_violations", \.consistency.replayViolations)
         // Each segment lists its first 50 notable sessions by number, so the first 50 of their
         // union are the first 50 of the whole run's.
         consistency.sessions = Array(all.flatMap(\.consistency.sessions).sorted { $0.session < $1.session }.prefix(50))
         merged.consistency = consistency
         merged.timeline = try mergeTimelines(reports)
         merged.stages = try mergeStages(reports)
-        merged.droppedIterations = sum(\.droppedIterations)
+        merged.droppedIterations = try sum("dropped_iterations", \.droppedIterations)
         merged.source = SourceProblems.merge(all.compactMap(\.source))
         // The run's thresholds measured again on the merged data (a segment's verdict is only its
         // own share's); an abort in any segment stays recorded.
@@ -154,11 +159,17 @@ extension LoadReport {
         var merged: [String: LatencyHistogram] = [:]
         for (name, histograms) in sets {
             for (key, data) in histograms {
+                let histogram: LatencyHistogram
                 do {
-                    merged[key, default: LatencyHistogram()].merge(try LatencyHistogram(buckets: data))
+                    histogram = try LatencyHistogram(buckets: data)
                 } catch {
                     throw LoadReportMergeError("\(name): histogram \(key): \(error)")
                 }
+                // A bucket holds at most its histogram's count: counts that add up keep every bucket in range.
+                guard !(merged[key]?.count ?? 0).addingReportingOverflow(histogram.count).overflow else {
+                    throw LoadReportMergeError("\(name): histogram \(key): the counts add up past \(UInt64.max)")
+                }
+                merged[key, default: LatencyHistogram()].merge(histogram)
             }
         }
         return merged
@@ -185,19 +196,21 @@ extension LoadReport {
             }
             let stages = entries.map(\.stage)
             var merged = stages[0]
-            func sum(_ value: (LoadStageReport) -> Int) -> Int { stages.reduce(0) { $0 + value($1) } }
+            func sum(_ field: String, _ value: (LoadStageReport) -> Int) throws -> Int {
+                try total(entries.map { ($0.name, $0.stage) }, "stage \(stageName) \(field)", value)
+            }
             merged.startS = stages.map(\.startS).min() ?? 0
             merged.endS = stages.map(\.endS).max() ?? 0
-            merged.sessionsStarted = sum(\.sessionsStarted)
-            merged.sessionsCompleted = sum(\.sessionsCompleted)
-            merged.sessionsInterrupted = sum(\.sessionsInterrupted)
-            merged.sessionsFailed = sum(\.sessionsFailed)
-            merged.sessionsActiveAtEnd = sum(\.sessionsActiveAtEnd)
-            merged.droppedIterations = sum(\.droppedIterations)
-            merged.pages = sum(\.pages)
+            merged.sessionsStarted = try sum("sessions_started", \.sessionsStarted)
+            merged.sessionsCompleted = try sum("sessions_completed", \.sessionsCompleted)
+            merged.sessionsInterrupted = try sum("sessions_interrupted", \.sessionsInterrupted)
+            merged.sessionsFailed = try sum("sessions_failed", \.sessionsFailed)
+            merged.sessionsActiveAtEnd = try sum("sessions_active_at_end", \.sessionsActiveAtEnd)
+            merged.droppedIterations = try sum("dropped_iterations", \.droppedIterations)
+            merged.pages = try sum("pages", \.pages)
             merged.pagesPerSecond = round(Double(merged.pages) / max(merged.endS - merged.startS, 1e-9), 1)
-            merged.errors = sum(\.errors)
-            merged.replaysFinished = sum(\.replaysFinished)
+            merged.errors = try sum("errors", \.errors)
+            merged.replaysFinished = try sum("replays_finished", \.replaysFinished)
             merged.blankMeanSum = stages.reduce(0) { $0 + ($1.blankMeanSum ?? 0) }
             let histograms = try mergeHistograms(
                 entries.map { ("\($0.name) stage \(stageName)", $0.stage.histograms ?? [:]) })
@@ -218,15 +231,17 @@ extension LoadReport {
             var second = parts[0].1
             second.startS = parts.map(\.1.startS).min() ?? 0
             second.endS = parts.map(\.1.endS).max() ?? 0
-            func sum(_ value: (LoadSecond) -> Int) -> Int { parts.reduce(0) { $0 + value($1.1) } }
+            func sum(_ field: String, _ value: (LoadSecond) -> Int) throws -> Int {
+                try total(parts.map { ($0.0, $0.1) }, "timeline[\(k)].\(field)", value)
+            }
             func sum(_ value: (LoadSecond) -> Double) -> Double { parts.reduce(0) { $0 + value($1.1) } }
-            second.sessionsActive = sum(\.sessionsActive)
-            second.sessionsStarted = sum(\.sessionsStarted)
-            second.sessionsCompleted = sum(\.sessionsCompleted)
-            second.sessionsFailed = sum(\.sessionsFailed)
+            second.sessionsActive = try sum("sessions_active", \.sessionsActive)
+            second.sessionsStarted = try sum("sessions_started", \.sessionsStarted)
+            second.sessionsCompleted = try sum("sessions_completed", \.sessionsCompleted)
+            second.sessionsFailed = try sum("sessions_failed", \.sessionsFailed)
             second.pagesPerSecond = round(sum(\.pagesPerSecond), 1)
             second.rowsPerSecond = round(sum(\.rowsPerSecond), 1)
-            second.errors = sum(\.errors)
+            second.errors = try sum("errors", \.errors)
             let histograms = try mergeHistograms(parts.map { ("\($0.0) timeline second \(k)", $0.1.histograms ?? [:]) })
             second.histograms = histograms.mapValues(\.buckets)
             var latency: [String: LoadSecond.Latency] = [:]
@@ -234,7 +249,7 @@ extension LoadReport {
                 latency[kind] = LoadSecond.latency(histogram)
             }
             second.latency = latency
-            second.replaysFinished = sum(\.replaysFinished)
+            second.replaysFinished = try sum("replays_finished", \.replaysFinished)
             let blankSum = sum { $0.blankMeanSum ?? 0 }
             second.blankMeanSum = blankSum
             second.blankMeanFraction =
@@ -271,15 +286,30 @@ extension LoadReport.Settings {
     }
 }
 
-extension SessionCounts {
-    /// Both counts added, field by field.
-    func adding(_ other: SessionCounts) -> SessionCounts {
-        var sum = self
-        sum.started += other.started
-        sum.completed += other.completed
-        sum.failed += other.failed
-        sum.interrupted += other.interrupted
-        sum.dropped += other.dropped
+extension LoadReport {
+    /// One counter of every part added: the merge's sums.
+    /// - Throws: ``LoadReportMergeError`` naming the part and `field` for a negative count (no
+    ///   report feedsim writes has one), or `field` when the total passes `Int.max` (a hand-edited
+    ///   report; the sum trapped before).
+    static func total<Part>(_ parts: [(name: String, part: Part)], _ field: String, _ value: (Part) -> Int) throws -> Int {
+        var sum = 0
+        for (name, part) in parts {
+            let count = value(part)
+            guard count >= 0 else { throw LoadReportMergeError("\(name): \(field) is \(count): a count cannot be negative") }
+            let (next, overflow) = sum.addingReportingOverflow(count)
+            guard !overflow else { throw LoadReportMergeError("\(field): the segments' counts add up past \(Int.max)") }
+            sum = next
+        }
         return sum
+    }
+
+    /// Counters by key (errors by code, violations by kind) added key by key, as ``total(_:_:_:)``.
+    static func totals<Part>(
+        _ parts: [(name: String, part: Part)], _ field: String, _ value: (Part) -> [String: Int]
+    ) throws -> [String: Int] {
+        let keys = Set(parts.flatMap { value($0.part).keys })
+        var out: [String: Int] = [:]
+        for key in keys.sorted() { out[key] = try total(parts, "\(field).\(key)") { value($0)[key] ?? 0 } }
+        return out
     }
 }
