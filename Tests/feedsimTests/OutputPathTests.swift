@@ -48,6 +48,21 @@ import FeedSimTestSupport
         #expect(bytes("feed.sqlite") == database)
     }
 
+    /// `--report f.sqlite-wal` replaced the database's write-ahead log with JSON (a replay then
+    /// reading the database failed with a disk I/O error); the log need not exist yet.
+    @Test func theDatabasesWriteAheadLogAndJournalAreTheDatabase() throws {
+        makeInputs()
+        let database = try #require(bytes("feed.sqlite"))
+        let replay = ["replay", "--db", path("feed.sqlite"), "--trace", path("t.jsonl")]
+        for suffix in ["-wal", "-shm", "-journal"] {
+            #expect(run(replay + ["--report", path("feed.sqlite" + suffix)]) == 64)
+            #expect(!FileManager.default.fileExists(atPath: path("feed.sqlite" + suffix)))
+        }
+        #expect(bytes("feed.sqlite") == database)
+        // Another file's name with the same ending is an ordinary output.
+        #expect(run(replay + ["--report", path("t.jsonl-wal")]) == 0)
+    }
+
     @Test func twoOutputsNamingOneFileExit64AndWriteNothing() {
         makeInputs()
         let replay = ["replay", "--db", path("feed.sqlite"), "--trace", path("t.jsonl")]

@@ -110,7 +110,7 @@ struct ParsedArguments {
                 if spec.value == .output {
                     outputs.append(.init(label: "option '\(name)'", path: path))
                 } else if isInput {
-                    inputs.append(.init(label: "option '\(name)'", path: path))
+                    inputs.append(.init(label: "option '\(name)'", path: path, isDatabase: name.hasSuffix("db")))
                 }
             }
         }

@@ -9,6 +9,8 @@ enum OutputPaths {
     struct Named: Equatable {
         var label: String
         var path: String
+        /// A database file (`--db`, `--truth-db`): its SQLite companions are inputs too.
+        var isDatabase = false
     }
 
     /// - Parameters:
@@ -24,6 +26,18 @@ enum OutputPaths {
                     "\(output.label): '\(output.path)' is the input of \(input.label); writing it would destroy that input",
                     showsUsage: false)
             }
+            // A database's companions (its write-ahead log, shared-memory index, rollback journal)
+            // are part of it, and may not exist yet when the command starts: compared by path too.
+            for input in inputs where input.isDatabase {
+                for suffix in sqliteCompanionSuffixes
+                where isSameExistingFile(output.path, input.path + suffix)
+                    || normalized(output.path) == normalized(input.path) + suffix
+                {
+                    throw UsageError(
+                        "\(output.label): '\(output.path)' is SQLite's \(suffix) file of \(input.label)'s database; writing it would corrupt that database",
+                        showsUsage: false)
+                }
+            }
             for other in outputs[(position + 1)...] where isSameOutput(output.path, other.path) {
                 throw UsageError(
                     "\(output.label) and \(other.label) both name '\(output.path)'; one would overwrite the other",
@@ -31,6 +45,9 @@ enum OutputPaths {
             }
         }
     }
+
+    /// The files SQLite keeps beside a database `PATH`: `PATH-wal`, `PATH-shm`, `PATH-journal`.
+    static let sqliteCompanionSuffixes = ["-wal", "-shm", "-journal"]
 
     /// Whether both paths exist and are the same file (device and inode).
     static func isSameExistingFile(_ a: String, _ b: String) -> Bool {
