@@ -22,7 +22,8 @@ public enum Sweep {
 
         /// Parses `NAME=V1,V2,…`, or `NAME=V1|V2|…` when a value itself holds commas
         /// (`latency=lognormal:120,0.5|lognormal:300,0.5`).
-        /// - Throws: ``SweepError/malformedVary(_:)`` when the name or a value is missing.
+        /// - Throws: ``SweepError/malformedVary(_:)`` when the name or a value is missing,
+        ///   ``SweepError/repeatedValue(option:value:)`` for a value given twice.
         public static func parse(_ text: String) throws -> Axis {
             guard let eq = text.firstIndex(of: "=") else { throw SweepError.malformedVary(text) }
             var name = String(text[..<eq])
@@ -32,6 +33,10 @@ public enum Sweep {
                 .map { String($0).trimmingCharacters(in: .whitespaces) }
             guard !name.isEmpty, !values.isEmpty, !values.contains(where: \.isEmpty) else {
                 throw SweepError.malformedVary(text)
+            }
+            // A value twice would run the same settings twice, as two rows.
+            if let repeated = values.enumerated().first(where: { values[..<$0.offset].contains($0.element) }) {
+                throw SweepError.repeatedValue(option: name, value: repeated.element)
             }
             return Axis(option: name, values: values)
         }
@@ -222,10 +227,12 @@ public struct SweepRow: Sendable, Equatable {
 /// Errors of a sweep's set-up.
 public enum SweepError: Error, Equatable, CustomStringConvertible {
     case malformedVary(String)
+    case repeatedValue(option: String, value: String)
 
     public var description: String {
         switch self {
         case .malformedVary(let text): "--vary: expected NAME=V1,V2 (or V1|V2 when values hold commas), got '\(text)'"
+        case .repeatedValue(let option, let value): "--vary \(option): '\(value)' given twice"
         }
     }
 }

@@ -12,6 +12,9 @@ import Testing
                 == Sweep.Axis(option: "latency", values: ["lognormal:120,0.5", "lognormal:300,0.5"]))
         #expect(throws: SweepError.self) { try Sweep.Axis.parse("page-size") }
         #expect(throws: SweepError.self) { try Sweep.Axis.parse("page-size=20,,50") }
+        #expect(throws: SweepError.repeatedValue(option: "page-size", value: "20")) {
+            try Sweep.Axis.parse("page-size=20,50,20")
+        }
         #expect(throws: SweepError.self) { try Sweep.Axis.parse("=20") }
     }
 

@@ -60,6 +60,11 @@ struct FreshCloneFindingsProcessTests {
          "feedsim replay: --prefetch: screens must be in 0...1000, got '1e9'"),
         (["replay", "--db", "none.sqlite", "--trace", "none.jsonl", "--prefetch", "points:1000001"],
          "feedsim replay: --prefetch: points must be in 0...1000000, got '1000001'"),
+        // The last of a single-value option given twice won silently.
+        (["replay", "--db", "none.sqlite", "--trace", "a.jsonl", "--trace", "b.jsonl"],
+         "feedsim replay: option '--trace' given twice ('a.jsonl' and 'b.jsonl'); it takes one value"),
+        (["seed", "--db", "none.sqlite", "--db=other.sqlite"],
+         "feedsim seed: option '--db' given twice ('none.sqlite' and 'other.sqlite'); it takes one value"),
         (["load", "--db", "none.sqlite", "--stages", "100000h:5"],
          "feedsim load: --stages '100000h:5': the stages last more than 86400 s in all (a day, as --duration)"),
     ])

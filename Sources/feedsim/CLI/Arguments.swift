@@ -86,6 +86,11 @@ struct ParsedArguments {
                 }
                 if let problem = spec.value.problem(with: value) { throw UsageError.badValue(name, problem) }
                 if spec.kind == .value {
+                    // A second value silently replaced the first (`--trace a --trace b` replayed b).
+                    if let first = values[name]?.first {
+                        throw UsageError(
+                            "option '\(name)' given twice ('\(first)' and '\(value)'); it takes one value", showsUsage: false)
+                    }
                     values[name] = [value]
                 } else {
                     values[name, default: []].append(value)
