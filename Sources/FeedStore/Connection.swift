@@ -108,7 +108,10 @@ final class Connection {
         do {
             try execute("PRAGMA foreign_keys = ON")
             // Someone else's database is refused before anything, journal mode included, is changed in it.
-            switch try StoreSchemaCheck.inspect(self, newestKnown: newestSchemaVersion) {
+            // In one read transaction: its version and its tables from one snapshot (another
+            // process's migration committing between the two reads looked like "FeedSim's tables
+            // but no FeedSim schema version").
+            switch try read({ try StoreSchemaCheck.inspect(self, newestKnown: newestSchemaVersion) }) {
             case .feedSim: break
             case .newer(let version):
                 throw StoreError.newerSchema(path: path, version: version, newestKnown: newestSchemaVersion ?? 0)
@@ -118,7 +121,7 @@ final class Connection {
                 throw StoreError.foreignDatabase(path: path, reason: reason)
             }
             if !readOnly && path != ":memory:" && !path.isEmpty {
-                let mode = try scalarText("PRAGMA journal_mode = WAL")
+                let mode = try switchingToWAL()
                 guard mode.lowercased() == "wal" else {
                     throw StoreError.resource(path: path, reason: "could not switch to WAL (journal mode is \(mode))")
                 }
@@ -128,6 +131,24 @@ final class Connection {
             throw StoreError.notADatabase(path: path)
         } catch let error as SQLiteError where error.isCorrupt {
             throw StoreError.corrupt(path: path, message: error.message)
+        }
+    }
+
+    /// `PRAGMA journal_mode = WAL`, retried while another connection holds the lock it needs:
+    /// two processes opening one new database switch it at once, each holding a shared lock and
+    /// wanting the exclusive one, and SQLite answers one of them `SQLITE_BUSY` at once (its busy
+    /// handler is not called where waiting could deadlock). Retried every millisecond up to the
+    /// busy timeout (``busyTimeoutMilliseconds``); no transaction is open meanwhile.
+    /// - Returns: the journal mode SQLite reports. - Throws: ``SQLiteError`` otherwise, or when still busy.
+    private func switchingToWAL() throws -> String {
+        var attempts: Int32 = 0
+        while true {
+            do {
+                return try scalarText("PRAGMA journal_mode = WAL")
+            } catch let error as SQLiteError where error.isBusy && attempts < Self.busyTimeoutMilliseconds {
+                attempts += 1
+                sqlite3_sleep(1)
+            }
         }
     }
 

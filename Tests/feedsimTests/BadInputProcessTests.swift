@@ -302,6 +302,46 @@ struct BadInputProcessTests {
         }
     }
 
+    /// `timeout -s INT` signals the process and its group: two SIGINTs at once. The second one
+    /// exits at once, and left the database the seed had created (schema, no feed, a WAL).
+    @Test func aSeedInterruptedTwiceStillRemovesTheDatabaseItCreated() throws {
+        let db = path("twice.sqlite")
+        let (process, out, err) = try feedsim.prepare(["seed", "--db", db, "--preset", "photos", "--count", "5000000"])
+        try process.run()
+        let wasReady = FeedsimProcess.wait(seconds: 60) { walSize(db) > 200_000 || !process.isRunning }
+        try #require(wasReady && process.isRunning, "the seed finished before it could be interrupted")
+        kill(process.processIdentifier, SIGINT)
+        kill(process.processIdentifier, SIGINT)
+        process.waitUntilExit()
+        let outcome = FeedsimProcess.outcome(process, out, err)
+        #expect(outcome.status == 130, "\(outcome.stderr)")
+        #expect(!outcome.signalled)
+        #expect(outcome.stderrLines.count == 1, "\(outcome.stderr)")
+        for file in [db, db + "-wal", db + "-shm", db + "-journal"] {
+            #expect(!FileManager.default.fileExists(atPath: file), "\(file) left behind")
+        }
+    }
+
+    /// Two seeds creating one new database at once: both saw it missing, and the one that failed
+    /// (a lock taken by the other while switching to WAL) removed the other's file, whose items
+    /// were then lost though it said "seeded". Now the second waits for the lock; both land.
+    @Test func twoSeedsCreatingOneDatabaseAtOnceBothLand() throws {
+        for trial in 1...6 {
+            let db = path("race-\(trial).sqlite")
+            let runs = try (1...2).map { index in
+                try feedsim.prepare(["seed", "--db", db, "--count", "300", "--seed", "\(index)", "--feed", "f\(index)"])
+            }
+            for run in runs { try run.0.run() }
+            for run in runs { run.0.waitUntilExit() }
+            for run in runs {
+                let outcome = FeedsimProcess.outcome(run.0, run.outPath, run.errPath)
+                #expect(outcome.status == 0, "trial \(trial): \(outcome.stderr)")
+            }
+            let store = try ItemStore.openReadOnly(path: db)
+            #expect(try store.stats().totalItems == 600, "trial \(trial)")
+        }
+    }
+
     @Test func aSeedInterruptedInAnExistingDatabaseKeepsItAsItWas() throws {
         let db = try seeded(count: 50)
         let (outcome, wasReady) = try interrupt(

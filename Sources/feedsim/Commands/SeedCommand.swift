@@ -58,21 +58,37 @@ let seedCommand = Command(
 /// Runs `body`, which creates the database at `path` when it is a SQLite file that does not exist
 /// yet; when `body` throws (a failure, SIGINT, SIGTERM), that new file is removed again with its
 /// `-wal`, `-shm` and `-journal`, so "nothing was written" holds for the file too (not an empty
-/// database left behind). A file that existed before is left to the store's rollback.
+/// database left behind), and so it is on a second signal, which exits at once. A file that
+/// existed before is left to the store's rollback.
+///
+/// The file is created here, empty, with `O_CREAT | O_EXCL` (SQLite takes a zero-byte file for a
+/// new database): only the process that made it removes it. Two `seed`s creating one database at
+/// once both saw it missing, and the one that failed removed the other's (its items lost, or
+/// written to an unlinked file while it reported success).
 /// - Throws: what `body` throws.
 func removingCreatedDatabaseOnFailure<T>(_ path: String, _ body: () throws -> T) throws -> T {
     var createdFile: String?
-    if case .sqlitePath(let file) = FeedDatabase.Target(path), !FileManager.default.fileExists(atPath: file) {
-        createdFile = file
+    if case .sqlitePath(let file) = FeedDatabase.Target(path) {
+        let descriptor = open(file, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        if descriptor >= 0 {
+            close(descriptor)
+            createdFile = file
+        }
+        // Else it exists (another process's, or an earlier run's: not ours to remove), or it cannot
+        // be made (the store's open says why).
     }
+    guard let createdFile else { return try body() }
+    let remove: @Sendable () -> Void = {
+        for file in [createdFile, createdFile + "-wal", createdFile + "-shm", createdFile + "-journal"] {
+            try? FileManager.default.removeItem(atPath: file)
+        }
+    }
+    let cleanup = Interruption.shared.onForcedExit(remove)
+    defer { Interruption.shared.cancelForcedExitCleanup(cleanup) }
     do {
         return try body()
     } catch {
-        if let createdFile {
-            for file in [createdFile, createdFile + "-wal", createdFile + "-shm", createdFile + "-journal"] {
-                try? FileManager.default.removeItem(atPath: file)
-            }
-        }
+        remove()
         throw error
     }
 }
