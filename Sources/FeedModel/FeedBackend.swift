@@ -27,6 +27,10 @@ public struct NewItem: Hashable, Sendable, Codable {
     /// Intrinsic sizes a written item may carry, points: more than 0, at most 1,000,000 (the
     /// layouts' bound).
     public static let sizeRange: ClosedRange<Double> = .ulpOfOne...1_000_000
+    /// Longest kind (the reuse identifier), characters (Unicode scalars); a kind is never empty.
+    public static let kindMaxLength = 64
+    /// Longest title or author, characters (Unicode scalars).
+    public static let textMaxLength = 10_000
 
     public var id: Int64?
     /// Unix milliseconds.
@@ -244,4 +248,49 @@ public protocol LockWaitCounting {
 public protocol NamedErrorCode: Error {
     /// The code's name.
     var codeName: String { get }
+}
+
+extension NewItem {
+    /// The first field outside the bounds every writer keeps (``idRange``, ``publishedAtRange``,
+    /// ``sizeRange``, ``kindMaxLength``, ``textMaxLength``), with the rule it breaks; `nil` when
+    /// the item keeps them all. The payload is not checked here (each entry point reads it as JSON).
+    public var boundsViolation: (field: String, rule: String)? {
+        if let id, !Self.idRange.contains(id) {
+            return ("id", "an id in \(Self.idRange.lowerBound)...\(Self.idRange.upperBound), got \(id)")
+        }
+        if !Self.publishedAtRange.contains(publishedAt) {
+            return (
+                "published_at",
+                "Unix milliseconds from 1970-01-01 to 9999-12-31 (0...\(Self.publishedAtRange.upperBound)), got \(publishedAt)"
+            )
+        }
+        for (field, size) in [("width", width), ("height", height)] where !(size.isFinite && Self.sizeRange.contains(size)) {
+            return (field, "a size in points, more than 0 and at most \(Int(Self.sizeRange.upperBound)), got \(size)")
+        }
+        let kindLength = kind.unicodeScalars.count
+        if kindLength == 0 || kindLength > Self.kindMaxLength {
+            return ("kind", "1 to \(Self.kindMaxLength) characters, got \(kindLength)")
+        }
+        for (field, text) in [("title", title), ("author", author)] where text.unicodeScalars.count > Self.textMaxLength {
+            return (field, "at most \(Self.textMaxLength) characters, got \(text.unicodeScalars.count)")
+        }
+        return nil
+    }
+}
+
+/// A generated item (`feedsim seed`) outside the bounds every writer keeps
+/// (``NewItem/boundsViolation``): the preset or `--start` takes the feed past them. Nothing is written.
+public struct GeneratedItemOutOfBounds: Error, CustomStringConvertible, Sendable {
+    /// Which item of the run, from 1.
+    public var item: Int
+    public var field: String
+    public var rule: String
+    public init(item: Int, field: String, rule: String) {
+        self.item = item
+        self.field = field
+        self.rule = rule
+    }
+    public var description: String {
+        "generated item \(item): field '\(field)': expected \(rule) (the preset and --start take the feed past what a store keeps); nothing was written"
+    }
 }

@@ -27,7 +27,7 @@ extension PostgresStore {
     ///   as ``seed(feedNamed:count:next:progress:shouldStop:)``. Either way nothing was written.
     @discardableResult
     public func seed(
-        feedNamed name: String, mode: PostgresSeedMode, count: Int, makeGenerator: (Int64?) -> () -> NewItem,
+        feedNamed name: String, mode: PostgresSeedMode, count: Int, makeGenerator: (Int64?) -> () throws -> NewItem,
         progress: ((Int) -> Void)? = nil, shouldStop: () -> Bool = { false }
     ) throws -> CopySummary {
         try connection.transaction {
@@ -85,7 +85,7 @@ extension PostgresStore {
     /// - Complexity: O(count log N), streamed in 256 KiB chunks.
     @discardableResult
     public func seed(
-        feedNamed name: String, count: Int, next: () -> NewItem, progress: ((Int) -> Void)? = nil,
+        feedNamed name: String, count: Int, next: () throws -> NewItem, progress: ((Int) -> Void)? = nil,
         shouldStop: () -> Bool = { false }
     ) throws -> CopySummary {
         precondition(count >= 0, "count must be ≥ 0")
@@ -100,7 +100,7 @@ extension PostgresStore {
                     started = true
                 }
                 while summary.items < count && buffer.count < PostgresConnection.copyChunkBytes {
-                    let item = next()
+                    let item = try next()
                     encoder.append(item, withID: false, to: &buffer)
                     if summary.items == 0 { summary.oldestPublishedAt = item.publishedAt }
                     summary.newestPublishedAt = item.publishedAt

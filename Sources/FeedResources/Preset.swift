@@ -253,9 +253,13 @@ extension Preset {
         guard !kinds.isEmpty else { throw fail("kinds", "needs at least one kind") }
         for (index, spec) in kinds.enumerated() {
             let at = "kinds[\(index)]"
-            guard !spec.kind.isEmpty else { throw fail("\(at).kind", "must not be empty") }
+            guard !spec.kind.isEmpty, spec.kind.unicodeScalars.count <= NewItem.kindMaxLength else {
+                throw fail("\(at).kind", "must be 1 to \(NewItem.kindMaxLength) characters")
+            }
             guard spec.weight.isFinite, spec.weight > 0 else { throw fail("\(at).weight", "must be > 0") }
-            guard spec.width.isFinite, spec.width > 0 else { throw fail("\(at).width", "must be > 0 points") }
+            guard spec.width.isFinite, NewItem.sizeRange.contains(spec.width) else {
+                throw fail("\(at).width", "must be > 0 and at most \(Int(NewItem.sizeRange.upperBound)) points")
+            }
             switch (spec.aspectRatios, spec.height) {
             case (let ratios?, nil):
                 guard !ratios.isEmpty else { throw fail("\(at).aspect_ratios", "must not be empty") }
@@ -286,9 +290,11 @@ extension Preset {
                     throw fail("ad.jitter", "must be 0 ... every − 2 (\(ad.every - 2)), so ads are never adjacent")
                 }
             }
-            guard !ad.kind.isEmpty else { throw fail("ad.kind", "must not be empty") }
-            guard ad.width > 0, ad.height > 0, ad.width.isFinite, ad.height.isFinite else {
-                throw fail("ad", "width and height must be > 0 points")
+            guard !ad.kind.isEmpty, ad.kind.unicodeScalars.count <= NewItem.kindMaxLength else {
+                throw fail("ad.kind", "must be 1 to \(NewItem.kindMaxLength) characters")
+            }
+            guard NewItem.sizeRange.contains(ad.width), NewItem.sizeRange.contains(ad.height) else {
+                throw fail("ad", "width and height must be > 0 and at most \(Int(NewItem.sizeRange.upperBound)) points")
             }
         }
         guard !authors.isEmpty else { throw fail("authors", "needs at least one author") }

@@ -118,7 +118,10 @@ public enum ItemImporter {
         func size(_ key: String) throws -> Double {
             let value: Double?
             switch fields[key] {
-            case let text as String: value = Double(text.trimmingCharacters(in: .whitespaces))
+            case let text as String:
+                // Decimal only: Double("0x10") is 16 and Double("0x1p-3") 0.125.
+                let trimmed = text.trimmingCharacters(in: .whitespaces)
+                value = trimmed.unicodeScalars.allSatisfy { "0123456789+-.eE".unicodeScalars.contains($0) } ? Double(trimmed) : nil
             case let number as NSNumber where !number.isJSONBoolean: value = number.doubleValue
             default: value = nil
             }
@@ -155,9 +158,12 @@ public enum ItemImporter {
             else { throw fail("payload", "expected a JSON object or JSON text") }
             payload = String(decoding: data, as: UTF8.self)
         }
-        return NewItem(
+        let item = NewItem(
             id: try integer("id"), publishedAt: publishedAt, kind: kind, width: try size("width"),
             height: try size("height"), title: try text("title"), author: try text("author"), payload: payload)
+        // The lengths serve's POST keeps too (the numbers were checked above, with their text).
+        if let (field, rule) = item.boundsViolation { throw fail(field, "expected \(rule)") }
+        return item
     }
 
     static func parseJSONLines(_ data: Data, file: String) throws -> [NewItem] {

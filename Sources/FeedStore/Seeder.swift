@@ -1,3 +1,4 @@
+import FeedModel
 import FeedResources
 /// What a seeding run wrote.
 public struct SeedSummary: Hashable, Sendable {
@@ -104,6 +105,9 @@ public enum Seeder {
         for index in 0..<count {
             if let shouldStop, index % 1_000 == 0, shouldStop() { throw StoreError.interrupted }
             let item = generator.next()
+            if let (field, rule) = item.boundsViolation {
+                throw GeneratedItemOutOfBounds(item: index + 1, field: field, rule: rule)
+            }
             let id = try store.insertOne(item, feed: feed, using: statement)
             if index == 0 {
                 summary.firstID = id

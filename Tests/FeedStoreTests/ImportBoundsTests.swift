@@ -64,6 +64,30 @@ import Testing
         }
     }
 
+    /// Hex floats were read by `Double(_:)`: `0x10` became 16 points, `0x1p-3` 0.125.
+    @Test(arguments: ["0x10", "0x1p-3", "0X1P2", "1_0"])
+    func aSizeIsDecimal(value: String) {
+        #expect(throws: ImportError.self) { try csv("published_at,kind,width,height\n1,a,\(value),10\n") }
+    }
+
+    /// The lengths serve's POST keeps (`docs/http-api.md` calls them import's bounds): a kind of
+    /// 1 to 64 characters, titles and authors of at most 10,000.
+    @Test func kindsAndTextsKeepServesLengths() throws {
+        let kind64 = String(repeating: "k", count: 64)
+        #expect(try csv("published_at,kind,width,height\n1,\(kind64),1,1\n").first?.kind == kind64)
+        #expect(
+            throws: ImportError(file: "f.csv", location: "line 2", field: "kind", reason: "expected 1 to 64 characters, got 65")
+        ) { try csv("published_at,kind,width,height\n1,\(kind64)k,1,1\n") }
+        let title = String(repeating: "é", count: 10_000)
+        #expect(try csv("published_at,kind,width,height,title\n1,a,1,1,\(title)\n").first?.title == title)
+        #expect(
+            throws: ImportError(
+                file: "f.jsonl", location: "line 1", field: "author", reason: "expected at most 10000 characters, got 10001")
+        ) {
+            try jsonl(Array(#"{"published_at": 1, "kind": "a", "width": 1, "height": 1, "author": "\#(title)x"}"#.utf8))
+        }
+    }
+
     @Test(arguments: [("0", false), ("-3", false), ("9007199254740992", false), ("9007199254740991", true), ("1", true)])
     func idsMustBeInRange(value: String, accepted: Bool) throws {
         let text = "id,published_at,kind,width,height\n\(value),1,a,1,1\n"

@@ -130,6 +130,21 @@ import FeedSimTestSupport
         #expect(throws: PresetError(file: url.path, field: "kinds[1].height", reason: "needs 0 < min ≤ max")) {
             try Preset.load(from: url)
         }
+        // The bounds every writer keeps: a width of 10,000,000 points, a kind of 65 characters.
+        kinds[1]["height"] = ["median": 300, "sigma": 0.2, "min": 100, "max": 640]
+        kinds[1]["width"] = 10_000_000
+        object["kinds"] = kinds
+        try JSONSerialization.data(withJSONObject: object).write(to: url)
+        #expect(throws: PresetError(file: url.path, field: "kinds[1].width", reason: "must be > 0 and at most 1000000 points")) {
+            try Preset.load(from: url)
+        }
+        kinds[1]["width"] = 390
+        kinds[1]["kind"] = String(repeating: "k", count: 65)
+        object["kinds"] = kinds
+        try JSONSerialization.data(withJSONObject: object).write(to: url)
+        #expect(throws: PresetError(file: url.path, field: "kinds[1].kind", reason: "must be 1 to 64 characters")) {
+            try Preset.load(from: url)
+        }
         let error = try #require(throws: PresetError.self) { try Preset.named("nonexistent") }
         #expect(error.reason.contains("unknown preset 'nonexistent'") && error.reason.contains("mixed, news, photos"))
     }

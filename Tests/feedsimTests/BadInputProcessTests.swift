@@ -248,12 +248,15 @@ struct BadInputProcessTests {
             // --keep-writes: the writers' rows at Int64.max stay for the count below (they are removed by default).
             ["load", "--db", db, "--writers", "2", "--write-rate", "50", "--duration", "1", "--sessions", "2", "--time-scale", "max",
              "--keep-writes"],
-            // The feed has items: seeding continues after the newest (issue 12 refuses a plain seed).
-            ["seed", "--db", db, "--preset", "photos", "--count", "10", "--append"],
             ["stats", "--db", db], ["page", "--db", db],
         ]
         let refused = try feedsim.run(["seed", "--db", db, "--preset", "photos", "--count", "10"])
         #expect(!refused.signalled && refused.status == 1, "\(refused.stderr)")
+        // The feed has items: seeding would continue after the newest (issue 12 refuses a plain
+        // seed), past 9999-12-31: refused at the first item, as import and serve refuse such dates.
+        let appended = try feedsim.run(["seed", "--db", db, "--preset", "photos", "--count", "10", "--append"])
+        #expect(!appended.signalled && appended.status == 1, "\(appended.stderr)")
+        #expect(appended.stderr.contains("generated item 1: field 'published_at'"), "\(appended.stderr)")
         for arguments in runs {
             let outcome = try feedsim.run(arguments)
             #expect(!outcome.signalled && [0, 2].contains(outcome.status), "\(arguments): \(outcome.status) \(outcome.stderr)")
@@ -264,7 +267,7 @@ struct BadInputProcessTests {
         let newest = try store.pages(feed: try store.requireFeed(named: "home")).newest(limit: 5).items
         #expect(newest.allSatisfy { $0.publishedAt == Int64.max })
         let total = try store.stats().totalItems
-        #expect(total >= 200 + 12 + 10, "\(total) items")
+        #expect(total >= 200 + 12, "\(total) items")
     }
 
     // MARK: Signals and partial writes
@@ -304,6 +307,17 @@ struct BadInputProcessTests {
 
     /// `timeout -s INT` signals the process and its group: two SIGINTs at once. The second one
     /// exits at once, and left the database the seed had created (schema, no feed, a WAL).
+    /// `--start 9999-12-31T23:59:59Z` stored items dated 10000-01-01, past what import and serve
+    /// accept; a custom preset's huge widths likewise. Refused at the first such item, no file left.
+    @Test func aSeedPastTheStoresBoundsIsRefusedNamingTheItemAndField() throws {
+        let db = path("late.sqlite")
+        let outcome = try feedsim.run(["seed", "--db", db, "--count", "10", "--start", "9999-12-31T23:59:59Z"])
+        #expect(outcome.status == 1, "\(outcome.stderr)")
+        #expect(outcome.stderrLines.count == 1)
+        #expect(outcome.stderr.hasPrefix("feedsim seed: generated item 1: field 'published_at': expected Unix milliseconds"))
+        #expect(!FileManager.default.fileExists(atPath: db))
+    }
+
     @Test func aSeedInterruptedTwiceStillRemovesTheDatabaseItCreated() throws {
         let db = path("twice.sqlite")
         let (process, out, err) = try feedsim.prepare(["seed", "--db", db, "--preset", "photos", "--count", "5000000"])

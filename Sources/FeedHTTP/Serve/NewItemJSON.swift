@@ -65,7 +65,7 @@ enum NewItemJSON {
             else { throw fail(field, "a number of points, more than 0 and at most \(Int(range.upperBound))") }
             return number.doubleValue
         }
-        func text(_ field: String, required: Bool = false, maxLength: Int = 10_000) throws -> String? {
+        func text(_ field: String, required: Bool = false, maxLength: Int = NewItem.textMaxLength) throws -> String? {
             guard let raw = object[field] else {
                 if required { throw fail(field, "a string") }
                 return nil
@@ -80,8 +80,8 @@ enum NewItemJSON {
         guard let publishedAt = try integer("published_at", in: NewItem.publishedAtRange, publishedAtWhat) else {
             throw fail("published_at", "\(publishedAtWhat) in \(NewItem.publishedAtRange.lowerBound)...\(NewItem.publishedAtRange.upperBound)")
         }
-        guard let kind = try text("kind", required: true, maxLength: 64), !kind.isEmpty else {
-            throw fail("kind", "a non-empty string of at most 64 characters")
+        guard let kind = try text("kind", required: true, maxLength: NewItem.kindMaxLength), !kind.isEmpty else {
+            throw fail("kind", "a non-empty string of at most \(NewItem.kindMaxLength) characters")
         }
         var payload = "{}"
         if let raw = object["payload"] {

@@ -1,3 +1,4 @@
+import FeedModel
 import FeedPostgres
 import FeedStore
 import Foundation
@@ -122,7 +123,15 @@ private func seedDatabase(
                 feedNamed: feedName, mode: postgresMode, count: count,
                 makeGenerator: { newest in
                     var generator = ItemGenerator(preset: preset, seed: seed, start: newest ?? start)
-                    return { generator.next() }
+                    var index = 0
+                    return {
+                        let item = generator.next()
+                        index += 1
+                        if let (field, rule) = item.boundsViolation {
+                            throw GeneratedItemOutOfBounds(item: index, field: field, rule: rule)
+                        }
+                        return item
+                    }
                 }, progress: progress, shouldStop: Interruption.shared.shouldStop
             ).items
         }
