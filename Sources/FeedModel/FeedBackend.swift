@@ -294,3 +294,23 @@ public struct GeneratedItemOutOfBounds: Error, CustomStringConvertible, Sendable
         "generated item \(item): field '\(field)': expected \(rule) (the preset and --start take the feed past what a store keeps); nothing was written"
     }
 }
+
+/// The rule for a new feed's name, one for every backend: not blank, no `/` (a name is one path
+/// segment of `feedsim serve`'s `/v1/feeds/{feed}/items`, and libmicrohttpd decodes `%2F` before
+/// routing, so such a feed could never be reached), no control characters (names are printed in
+/// tables and suggested commands), at most ``maxLength`` characters.
+public enum FeedName {
+    /// Longest feed name, characters (Unicode scalars).
+    public static let maxLength = 200
+
+    /// What is wrong with `name` as a new feed's name, `nil` when nothing is.
+    public static func problem(_ name: String) -> String? {
+        if name.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { return "a feed name cannot be empty" }
+        if name.contains("/") { return "a feed name cannot hold '/' (it is one segment of serve's URLs), got '\(name)'" }
+        if name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
+            return "a feed name cannot hold control characters (tabs, newlines, escapes)"
+        }
+        if name.unicodeScalars.count > maxLength { return "a feed name has at most \(maxLength) characters" }
+        return nil
+    }
+}

@@ -64,6 +64,8 @@ public enum PostgresStoreError: Error, CustomStringConvertible, Sendable, Equata
     case unknownFeed(String, known: [String])
     /// A feed name that is empty or only white space.
     case emptyFeedName
+    /// A new feed's name that breaks ``FeedModel/FeedName``'s rule (a `/`, a control character).
+    case unusableFeedName(String)
     /// An id given to an insert or import already exists (or appears twice in one import).
     case duplicateID(Int64)
     /// A migration directory or file is missing or malformed.
@@ -94,6 +96,8 @@ public enum PostgresStoreError: Error, CustomStringConvertible, Sendable, Equata
                 + (known.isEmpty ? " (the database has no feed)" : " (feeds: \(known.joined(separator: ", ")))")
         case .emptyFeedName:
             return "a feed name cannot be empty"
+        case .unusableFeedName(let problem):
+            return problem
         case .duplicateID(let id):
             return "item id \(id) already exists"
         case .resource(let path, let reason):

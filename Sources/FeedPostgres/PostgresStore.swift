@@ -122,13 +122,16 @@ public final class PostgresStore {
     }
 
     /// Creates the feed `name`, or returns the existing one of that name.
-    /// - Throws: ``PostgresStoreError/emptyFeedName``, ``PostgresError``.
+    /// - Throws: ``PostgresStoreError/emptyFeedName``, ``PostgresStoreError/unusableFeedName(_:)``
+    ///   (``FeedModel/FeedName``'s rule, for a new feed), ``PostgresError``.
     @discardableResult
     public func createFeed(named name: String) throws -> Int64 {
-        guard !name.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
-            throw PostgresStoreError.emptyFeedName
-        }
         if let id = try feedID(named: name) { return id }
+        // Checked for new feeds only, as the SQLite store does.
+        if let problem = FeedName.problem(name) {
+            throw name.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
+                ? PostgresStoreError.emptyFeedName : PostgresStoreError.unusableFeedName(problem)
+        }
         var parameters = PostgresParameters()
         parameters.append(name)
         try connection.execute(

@@ -116,11 +116,16 @@ public final class ItemStore {
     }
 
     /// Creates the feed `name`, or returns the existing one of that name.
+    /// - Throws: ``StoreError/emptyFeedName`` or ``StoreError/unusableFeedName(_:)`` for a new
+    ///   feed's name that breaks ``FeedModel/FeedName``'s rule; ``SQLiteError``.
     /// - Complexity: O(log f).
     @discardableResult
     public func createFeed(named name: String) throws -> FeedID {
-        guard !name.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { throw StoreError.emptyFeedName }
         if let id = try feedID(named: name) { return id }
+        // Checked for new feeds only: an existing feed (written by an older feedsim) stays usable.
+        if let problem = FeedName.problem(name) {
+            throw name.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty ? StoreError.emptyFeedName : StoreError.unusableFeedName(problem)
+        }
         let statement = try connection.cachedStatement("INSERT OR IGNORE INTO feeds (name) VALUES (?)")
         statement.bind(name, at: 1)
         try statement.run()

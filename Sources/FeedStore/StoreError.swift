@@ -12,6 +12,8 @@ public enum StoreError: Error, CustomStringConvertible, Sendable, Equatable {
     case unknownFeed(String, known: [String])
     /// A feed name that is empty or only white space.
     case emptyFeedName
+    /// A new feed's name that breaks ``FeedModel/FeedName``'s rule (a `/`, a control character).
+    case unusableFeedName(String)
     /// An SQLite file that is not a FeedSim database (other tables, a foreign or negative
     /// `user_version`): left untouched. `reason` says what gave it away.
     case foreignDatabase(path: String, reason: String)
@@ -39,6 +41,8 @@ public enum StoreError: Error, CustomStringConvertible, Sendable, Equatable {
                 + "use a newer feedsim"
         case .emptyFeedName:
             return "a feed name cannot be empty"
+        case .unusableFeedName(let problem):
+            return problem
         case .foreignDatabase(let path, let reason):
             return "\(path): an SQLite database, but not a FeedSim one (\(reason)); left untouched"
         case .emptyDatabase(let path):

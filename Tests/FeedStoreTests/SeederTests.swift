@@ -149,3 +149,33 @@ import FeedSimTestSupport
         #expect(error.reason.contains("unknown preset 'nonexistent'") && error.reason.contains("mixed, news, photos"))
     }
 }
+
+/// A new feed's name is one segment of `feedsim serve`'s URLs and is printed in tables: a `/` made
+/// a feed `serve` listed but could never reach (404), a newline or an escape was printed raw.
+@Suite struct FeedNameTests {
+    @Test(arguments: [
+        ("a/b", "a feed name cannot hold '/' (it is one segment of serve's URLs), got 'a/b'"),
+        ("two\nlines", "a feed name cannot hold control characters (tabs, newlines, escapes)"),
+        ("esc\u{1B}[31m", "a feed name cannot hold control characters (tabs, newlines, escapes)"),
+        (String(repeating: "n", count: 201), "a feed name has at most 200 characters"),
+    ])
+    func aNewFeedsNameKeepsTheRule(name: String, message: String) throws {
+        let database = try TemporaryDatabase()
+        defer { database.cleanUp() }
+        let store = try ItemStore(path: database.path)
+        #expect(throws: StoreError.unusableFeedName(message)) { try store.createFeed(named: name) }
+        #expect(throws: StoreError.emptyFeedName) { try store.createFeed(named: " ") }
+        #expect(try store.feedID(named: name) == nil)
+        // Unicode, spaces and punctuation other than '/' are fine; 200 characters are.
+        for good in ["ñé ?&#", String(repeating: "n", count: 200)] { _ = try store.createFeed(named: good) }
+    }
+
+    /// A feed an older feedsim created with such a name stays usable (the rule is for new feeds).
+    @Test func anExistingFeedWithASlashStaysUsable() throws {
+        let database = try TemporaryDatabase()
+        defer { database.cleanUp() }
+        let store = try ItemStore(path: database.path)
+        try store.connection.execute("INSERT INTO feeds (name) VALUES ('old/feed')")
+        #expect(try store.createFeed(named: "old/feed") == store.requireFeed(named: "old/feed"))
+    }
+}
