@@ -237,6 +237,19 @@ struct FreshCloneFindingsProcessTests {
             "\(shared.stderr)")
     }
 
+    /// A directory given as a report or an import file was "no such file" (or "cannot read file").
+    @Test func aDirectoryGivenAsAnInputFileIsSaidToBeOne() throws {
+        let folder = path("reports")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
+        for arguments in [["compare", folder, folder], ["report", "merge", path("out.json"), folder],
+                          ["import", "--db", path("x.sqlite"), "--feed", "f", "--format", "csv", folder]] {
+            let outcome = try feedsim.run(arguments)
+            #expect(outcome.status == 1, "\(arguments): \(outcome.stderr)")
+            #expect(outcome.stderrLines.count == 1 && outcome.stderr.contains("\(folder): a directory, not a file"), "\(outcome.stderr)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: path("x.sqlite")))
+    }
+
     // MARK: 8. The load summary line
 
     /// `--write-rate` is items per second over all writers: the summary says "in all".

@@ -17,10 +17,7 @@ let compareCommand = Command(
         }
         let (pathA, pathB) = (arguments.positionals[0], arguments.positionals[1])
         func read(_ path: String) throws -> ReportMetrics {
-            guard let data = FileManager.default.contents(atPath: path) else {
-                throw CommandFailure("\(path): no such file")
-            }
-            return try ReportMetrics(json: data, file: path, checked: true)
+            try ReportMetrics(json: try readInputFile(path), file: path, checked: true)
         }
         let comparison = try ReportComparison(a: try read(pathA), b: try read(pathB), fileA: pathA, fileB: pathB)
         if let html = arguments.value("--html") {

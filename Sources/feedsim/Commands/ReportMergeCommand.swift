@@ -23,9 +23,7 @@ let reportMergeCommand = Command(
         let decoder = JSONDecoder()
         decoder.keyDecodingStrategy = .convertFromSnakeCase
         let reports = try inputs.map { path -> (name: String, report: LoadReport) in
-            guard let data = FileManager.default.contents(atPath: path) else {
-                throw CommandFailure("\(path): no such file")
-            }
+            let data = try readInputFile(path)
             // Where the JSON goes wrong, as `compare` and the trace readers say it: file:line:column.
             let bytes = [UInt8](data)
             if let (position, reason) = JSONSyntaxCheck.firstProblemPosition(in: bytes) {
