@@ -16,6 +16,25 @@ import Testing
         FeedController.FetchRequest(id: 1, direction: .bottom, kind: .more, query: query, limit: limit, generation: 0, attempt: 1)
     }
 
+    /// The batch is sorted and merged in one pass (inserting each stub at its place was O(m·n));
+    /// the oracle: every stub added so far sorted in feed order, on random batches with clustered
+    /// timestamps, in and out of order.
+    @Test(arguments: [UInt64(1), 2, 3, 4])
+    func batchesMergeIntoFeedOrder(seed: UInt64) throws {
+        var random = SplitMix64(seed: seed)
+        var pending = PendingInserts(largestID: 100)
+        var all: [Item] = []
+        for _ in 0..<20 {
+            let batch = (0..<Int(random.next() % 30)).map { _ in
+                NewItem(publishedAt: Int64(random.next() % 50), kind: "photo", width: 1, height: 1)
+            }
+            let ids = try pending.add(batch)
+            all += zip(ids, batch).map { Item(id: $0, publishedAt: $1.publishedAt, kind: "photo", width: 1, height: 1) }
+            #expect(pending.stubs == all.sorted { $0.cursor < $1.cursor })
+        }
+        #expect(Set(all.map(\.id)).count == all.count && all.map(\.id).max() == 100 + Int64(all.count))
+    }
+
     @Test(arguments: [1, 2, 3, 4, 5, 6])
     func pagesMergedWithPendingInsertsEqualTheStoresPagesAfterTheyAreWritten(seed: UInt64) throws {
         var random = SplitMix64(seed: seed)

@@ -23,21 +23,26 @@ struct PendingInserts {
 
     /// Adds `items`, giving each the next id.
     /// - Returns: the ids given.
-    /// - Throws: ``ReplayError/idsExhausted`` when the id space is exhausted.
+    /// - Throws: ``ReplayError/idsExhausted`` when the id space is exhausted (then nothing is added).
+    /// - Complexity: O(m log m + n) for m items added to n pending ones: the new stubs are sorted
+    ///   and merged in one pass (cursors are unique, so the order is the one inserting each at its
+    ///   place gives). Inserting each at the front, where new items go, was O(m·n): six `insert`
+    ///   events of 100,000 items took 253 s.
     @discardableResult
     mutating func add(_ items: [NewItem]) throws -> [Int64] {
         let first = nextID
+        guard items.count <= Int64.max - nextID else { throw ReplayError.idsExhausted }
+        var added: [Item] = []
+        added.reserveCapacity(items.count)
         for var item in items {
-            guard nextID < Int64.max else {
-                throw ReplayError.idsExhausted
-            }
             item.id = nextID
             nextID += 1
             rows[nextID - 1] = item
-            let stub = Item(
-                id: nextID - 1, publishedAt: item.publishedAt, kind: item.kind, width: item.width, height: item.height)
-            stubs.insert(stub, at: insertionIndex(stub.cursor))
+            added.append(
+                Item(id: nextID - 1, publishedAt: item.publishedAt, kind: item.kind, width: item.width, height: item.height))
         }
+        added.sort { $0.cursor < $1.cursor }
+        stubs = Self.mergeSorted(stubs, added)
         return Array(first..<nextID)
     }
 
