@@ -60,6 +60,12 @@ import Testing
         }
     }
 
+    @Test func aTouchCSVGivingBothSpellingsOfAColumnIsRefused() {
+        #expect(
+            throws: TraceError.malformed(file: "in", line: 1, field: "x_px", reason: "'x' and 'x_px' name one column: give one of them")
+        ) { try load(.touchCSV, "t_ms,action,x,y,x_px\n0,DOWN,1,2,3\n5,UP,1,2,3\n") }
+    }
+
     /// A second header was reported as its missing `t` ("field 't': missing"), not as what it is.
     @Test func aSecondHeaderLineIsNamedAsSuch() {
         let text = Self.header + "\n" + #"{"t":0,"type":"down","x":1,"y":2}"# + "\n" + Self.header + "\n"

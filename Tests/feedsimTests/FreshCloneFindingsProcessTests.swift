@@ -65,6 +65,8 @@ struct FreshCloneFindingsProcessTests {
          "feedsim replay: option '--trace' given twice ('a.jsonl' and 'b.jsonl'); it takes one value"),
         (["seed", "--db", "none.sqlite", "--db=other.sqlite"],
          "feedsim seed: option '--db' given twice ('none.sqlite' and 'other.sqlite'); it takes one value"),
+        (["page", "--db", "none.sqlite", "--max-pages", "3"],
+         "feedsim page: --max-pages bounds a --walk; add --walk or drop --max-pages"),
         (["load", "--db", "none.sqlite", "--stages", "100000h:5"],
          "feedsim load: --stages '100000h:5': the stages last more than 86400 s in all (a day, as --duration)"),
     ])

@@ -27,6 +27,10 @@ let pageCommand = Command(
             throw UsageError("give --after or --before, not both")
         }
         try arguments.expectNoPositionals()
+        // A page limit of a walk that is not asked for was accepted and did nothing.
+        if arguments.value("--max-pages") != nil, !arguments.flag("--walk") {
+            throw UsageError("--max-pages bounds a --walk; add --walk or drop --max-pages", showsUsage: false)
+        }
         let limit = try arguments.int("--limit") ?? 20
         if let http = try SourceOptions.backend(arguments, feed: arguments.value("--feed") ?? "home") {
             return try sourcePage(http, arguments: arguments, limit: limit)

@@ -167,6 +167,13 @@ public struct TouchCSVImporter: Sendable {
         for name in names where !name.isEmpty && !seen.insert(name).inserted {
             throw .malformed(file: file, line: 1, field: name, reason: "column appears twice in the header")
         }
+        // Two spellings of one column (`x` and `x_px`): which one is meant? The first was read, silently.
+        for spellings in [["x", "x_px"], ["y", "y_px"], ["gesture_index", "gesture_id"]]
+        where spellings.allSatisfy(names.contains) {
+            throw .malformed(
+                file: file, line: 1, field: spellings[1],
+                reason: "'\(spellings[0])' and '\(spellings[1])' name one column: give one of them")
+        }
         func column(_ candidates: String...) -> Int? {
             candidates.lazy.compactMap { names.firstIndex(of: $0) }.first
         }
