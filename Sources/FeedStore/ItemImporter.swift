@@ -166,8 +166,25 @@ public enum ItemImporter {
         return item
     }
 
+    /// Where each id given so far appeared, to name a repeated id's line and its first one.
+    struct GivenIDs {
+        private var locations: [Int64: String] = [:]
+
+        /// - Throws: ``ImportError`` at `location` when `item`'s id was given before.
+        mutating func note(_ item: NewItem, file: String, location: String) throws {
+            guard let id = item.id else { return }
+            if let first = locations[id] {
+                throw ImportError(
+                    file: file, location: location, field: "id",
+                    reason: "item id \(id) is twice in the file (first on \(first)); ids are unique across feeds")
+            }
+            locations[id] = location
+        }
+    }
+
     static func parseJSONLines(_ data: Data, file: String) throws -> [NewItem] {
         var items: [NewItem] = []
+        var given = GivenIDs()
         var lineNumber = 0
         for line in data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
             lineNumber += 1
@@ -187,7 +204,9 @@ public enum ItemImporter {
             if let key = firstRepeatedKey(inObject: Array(text.utf8)) {
                 throw ImportError(file: file, location: "line \(lineNumber)", field: key, reason: "key given twice in the object")
             }
-            items.append(try makeItem(object, file: file, location: "line \(lineNumber)"))
+            let item = try makeItem(object, file: file, location: "line \(lineNumber)")
+            try given.note(item, file: file, location: "line \(lineNumber)")
+            items.append(item)
         }
         return items
     }
@@ -224,6 +243,7 @@ public enum ItemImporter {
             throw ImportError(file: file, location: "line 1", field: name, reason: "missing column")
         }
         var items: [NewItem] = []
+        var given = GivenIDs()
         for record in records.dropFirst() {
             if record.fields == [""] { continue }  // blank line
             guard record.fields.count == names.count else {
@@ -232,7 +252,9 @@ public enum ItemImporter {
                     reason: "expected \(names.count) fields, found \(record.fields.count)")
             }
             let fields = Dictionary(uniqueKeysWithValues: zip(names, record.fields.map { $0 as Any }))
-            items.append(try makeItem(fields, file: file, location: "line \(record.line)"))
+            let item = try makeItem(fields, file: file, location: "line \(record.line)")
+            try given.note(item, file: file, location: "line \(record.line)")
+            items.append(item)
         }
         return items
     }

@@ -64,6 +64,18 @@ import Testing
         }
     }
 
+    /// A repeated id was named by item number at its first occurrence; now by the repeat's line
+    /// (a quoted title spanning lines included) and the first one's.
+    @Test func aRepeatedIdIsNamedOnItsOwnLine() {
+        #expect(
+            throws: ImportError(
+                file: "f.csv", location: "line 5", field: "id",
+                reason: "item id 5 is twice in the file (first on line 2); ids are unique across feeds")
+        ) {
+            try csv("id,published_at,kind,width,height,title\n5,1,a,1,1,x\n6,2,a,1,1,\"two\nlines\"\n5,3,a,1,1,y\n")
+        }
+    }
+
     /// Hex floats were read by `Double(_:)`: `0x10` became 16 points, `0x1p-3` 0.125.
     @Test(arguments: ["0x10", "0x1p-3", "0X1P2", "1_0"])
     func aSizeIsDecimal(value: String) {
