@@ -252,6 +252,15 @@ struct FreshCloneFindingsProcessTests {
         #expect(!FileManager.default.fileExists(atPath: path("x.sqlite")))
     }
 
+    /// `layout --svg` into a missing directory read "The operation could not be completed.
+    /// (feedsim.CommandFailure error 1.)".
+    @Test func layoutSVGIntoAMissingDirectorySaysWhich() throws {
+        let target = path("nope/d.svg")
+        let outcome = try feedsim.run(["layout", "--layout", "grid", "--count", "10", "--viewport", "390x844", "--svg", target])
+        #expect(outcome.status == 1, "\(outcome.stderr)")
+        #expect(outcome.stderrLines == ["feedsim layout: --svg \(target): no directory \(path("nope"))"], "\(outcome.stderr)")
+    }
+
     // MARK: 8. The load summary line
 
     /// `--write-rate` is items per second over all writers: the summary says "in all".

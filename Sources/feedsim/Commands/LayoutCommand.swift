@@ -107,12 +107,9 @@ private func feedSizes(_ source: any FeedBackend, count: Int?) throws -> [Size] 
     let targetOffset = target.map { layout.targetContentOffset(forProposed: $0, velocity: velocity) }
 
     if let path = arguments.value("--svg") {
-        let drawing = layout.svgDrawing(viewport: rect)
-        do {
-            try writeOutput(Data(drawing.utf8), to: path, option: "--svg")
-        } catch {
-            throw CommandFailure("\(path): cannot write the SVG drawing: \(error.localizedDescription)")
-        }
+        // writeOutput's failure names the option, the path and why (wrapped again, it read
+        // "The operation could not be completed. (feedsim.CommandFailure error 1.)").
+        try writeOutput(Data(layout.svgDrawing(viewport: rect).utf8), to: path, option: "--svg")
     }
     let report = LayoutReport(
         contentSize: .init(layout.contentSize), rect: .init(rect), elements: elements.map(LayoutReport.Element.init),
