@@ -252,6 +252,17 @@ struct FreshCloneFindingsProcessTests {
         #expect(!FileManager.default.fileExists(atPath: path("x.sqlite")))
     }
 
+    /// `replay --report FILE` wrote the JSON without the newline `--json` prints (a 1-byte diff).
+    @Test func replaysReportFileIsWhatJSONPrints() throws {
+        let db = path("feed.sqlite")
+        #expect(try feedsim.run(["seed", "--db", db, "--count", "100"]).status == 0)
+        let trace = path("t.jsonl")
+        #expect(try feedsim.run(["trace", "synth", "--model", "reader", "--duration", "2", "--seed", "1", "-o", trace]).status == 0)
+        let printed = try feedsim.run(["replay", "--db", db, "--trace", trace, "--json"])
+        #expect(try feedsim.run(["replay", "--db", db, "--trace", trace, "--report", path("r.json")]).status == 0)
+        #expect(FileManager.default.contents(atPath: path("r.json")) == Data(printed.stdout.utf8))
+    }
+
     /// `layout --svg` into a missing directory read "The operation could not be completed.
     /// (feedsim.CommandFailure error 1.)".
     @Test func layoutSVGIntoAMissingDirectorySaysWhich() throws {

@@ -115,7 +115,8 @@ func loadTrace(path: String, format: String?) throws -> Trace {
 func writeReplayOutputs(_ result: ReplayResult, arguments: ParsedArguments) throws {
     let json = try result.report.jsonData()
     if let reportPath = arguments.value("--report") {
-        try writeOutput(json, to: reportPath, option: "--report")
+        // Ending in a newline, as `--json` prints it and as load's and merge's reports are written.
+        try writeOutput(json + Data("\n".utf8), to: reportPath, option: "--report")
     }
     if let timelinePath = arguments.value("--timeline"), let timeline = result.timeline {
         try writeOutput(to: timelinePath, option: "--timeline") { writer in try timeline.write { try writer.write($0) } }
