@@ -60,6 +60,16 @@ import Testing
         }
     }
 
+    @Test func anEvemuAxisDescribedTwiceIsRefusedOnTheSecondLine() {
+        let text = "N: x\nA: 35 0 799 0 0 0\nA: 35 0 1599 0 0 0\nE: 0.000001 0003 0035 0361\n"
+        #expect {
+            try load(.evemu, text)
+        } throws: { error in
+            guard case .malformed("in", 3, "code", let reason) = error as? TraceError else { return false }
+            return reason == "axis 35 is described twice"
+        }
+    }
+
     @Test func aTouchCSVGivingBothSpellingsOfAColumnIsRefused() {
         #expect(
             throws: TraceError.malformed(file: "in", line: 1, field: "x_px", reason: "'x' and 'x_px' name one column: give one of them")

@@ -99,6 +99,8 @@ public struct EvemuRecording: Sendable {
                     throw fail("max", "not a 32-bit integer: '\(words[3])'")
                 }
                 guard maximum > minimum else { throw fail("max", "range \(minimum)...\(maximum) is empty") }
+                // evemu-record writes each axis once; a second range would silently replace the first.
+                guard axes[code] == nil else { throw fail("code", "axis \(words[1]) is described twice") }
                 axes[code] = AxisRange(minimum: minimum, maximum: maximum)
             case "E:":
                 guard words.count == 5 else { throw fail("E", "expected 'E: <sec>.<usec> <type> <code> <value>'") }
