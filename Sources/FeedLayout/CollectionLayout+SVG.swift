@@ -27,7 +27,11 @@ extension CollectionLayout {
         }
         let margin = 10.0
         func n(_ value: Double) -> String {
-            value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(format2(value))
+            // Past 10^15 two decimals mean nothing and `value × 100` leaves Int (it trapped):
+            // Swift's shortest form, which SVG reads (`1e+20`). A non-finite value is never asked
+            // for (`svgDrawing`'s precondition).
+            guard abs(value) < 1e15 else { return String(value) }
+            return value == value.rounded() ? String(Int(value)) : format2(value)
         }
         var svg = """
             <svg xmlns="http://www.w3.org/2000/svg" viewBox="\(n(region.minX - margin)) \(n(region.minY - margin)) \

@@ -272,6 +272,25 @@ struct FreshCloneFindingsProcessTests {
         #expect(outcome.stderrLines == ["feedsim layout: --svg \(target): no directory \(path("nope"))"], "\(outcome.stderr)")
     }
 
+    /// `--offset 0,1e20` trapped in the SVG's number formatting (exit 132); 1e307 likewise.
+    @Test(arguments: ["0,1e20", "0,1e307", "-1e300,0"])
+    func layoutSVGFarAwayDrawsWithoutATrap(offset: String) throws {
+        let outcome = try feedsim.run(
+            ["layout", "--layout", "grid", "--count", "1", "--viewport", "390x844", "--offset", offset, "--svg", path("far.svg")])
+        #expect(!outcome.signalled && outcome.status == 0, "\(outcome.status) \(outcome.stderr)")
+        let svg = try String(contentsOfFile: path("far.svg"), encoding: .utf8)
+        #expect(svg.hasPrefix("<svg") && !svg.contains("\"inf") && !svg.contains("\"nan") && !svg.contains(" inf"))
+    }
+
+    @Test func layoutSVGOfAnEndlessViewportIsOneLine() throws {
+        let outcome = try feedsim.run(
+            ["layout", "--layout", "waterfall", "--count", "10", "--viewport", "390x844", "--rect", "0,0,390,1e308",
+             "--svg", path("big.svg")])
+        #expect(!outcome.signalled && outcome.status == 1, "\(outcome.status) \(outcome.stderr)")
+        #expect(outcome.stderrLines.count == 1, "\(outcome.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: path("big.svg")))
+    }
+
     // MARK: 8. The load summary line
 
     /// `--write-rate` is items per second over all writers: the summary says "in all".

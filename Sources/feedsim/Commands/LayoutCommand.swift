@@ -109,6 +109,11 @@ private func feedSizes(_ source: any FeedBackend, count: Int?) throws -> [Size] 
     if let path = arguments.value("--svg") {
         // writeOutput's failure names the option, the path and why (wrapped again, it read
         // "The operation could not be completed. (feedsim.CommandFailure error 1.)").
+        // The drawing spans the viewport and one more on each side: three times its reach must stay finite.
+        let reach = [rect.minX, rect.minY, rect.maxX, rect.maxY, rect.width, rect.height].map(abs).max() ?? 0
+        guard (reach * 4).isFinite else {
+            throw CommandFailure("--svg \(path): the viewport reaches \(reach) pt; a drawing around it cannot be written in finite numbers")
+        }
         try writeOutput(Data(layout.svgDrawing(viewport: rect).utf8), to: path, option: "--svg")
     }
     let report = LayoutReport(
