@@ -1,5 +1,6 @@
 import FeedHTTP
 import FeedModel
+import FeedStore
 import FeedSimTestSupport
 import Foundation
 import Testing
@@ -84,6 +85,29 @@ import Testing
                     + "nothing was sent to the API's insert endpoint and no output was written"
             ], "\(outcome.stderr)")
         #expect(outcome.stdout.isEmpty)
+    }
+
+    /// Delete writers over an HTTP feed API: the deleted rows are put back at the end. The restore
+    /// asked for an (empty) update first, which an API has no request for: it threw, and the
+    /// deleted items were lost for good (5000 → 4959).
+    @Test func deleteWritersOverAnAPIPutTheDeletedRowsBack() throws {
+        let db = path("deletes.sqlite")
+        #expect(try process.run(["seed", "--db", db, "--preset", "photos", "--count", "500", "--seed", "4"]).status == 0)
+        let before = try FeedStore.ItemStore.openReadOnly(path: db).stats().totalItems
+        let (server, origin) = try serve(["--db", db])
+        defer {
+            server.send(SIGTERM)
+            _ = server.wait()
+        }
+        let load = try process.run([
+            "load", "--source", origin, "--sessions", "1", "--writers", "1", "--write-rate", "40",
+            "--write-mix", "insert=1,delete=3", "--duration", "1.5", "--json",
+        ])
+        #expect(load.status == 0, "\(load.stderr)")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(load.stdout.utf8)) as? [String: Any])
+        #expect(report["deleted"] as? Int ?? 0 > 0, "\(load.stdout)")
+        #expect((report["errors"] as? [String: Int] ?? [:]).isEmpty, "\(report["errors"] ?? "")")
+        #expect(try FeedStore.ItemStore.openReadOnly(path: db).stats().totalItems == before)
     }
 
     @Test func sixtyFourSessionsAndTwoWritersRunToTheEndWithOnlyTheInjectedServerErrors() throws {

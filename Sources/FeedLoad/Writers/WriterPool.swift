@@ -173,11 +173,15 @@ public final class WriterPool: Sendable {
             let backend = try connector.connectWriter()
             let ids = originals.compactMap(\.id)
             let present = Set(try backend.rows(ids: ids).rows.map(\.id))
-            try backend.update(
-                originals.filter { present.contains($0.id!) }.map {
-                    ItemRow(id: $0.id!, title: $0.title, author: $0.author, payload: $0.payload)
-                })
-            try backend.insert(originals.filter { !present.contains($0.id!) })
+            // The deleted rows first, and an update only when one is needed: a backend without
+            // updates (an HTTP feed API, where `update` writers are refused) threw on the empty
+            // update, and the deleted rows were never put back.
+            let deleted = originals.filter { !present.contains($0.id!) }
+            if !deleted.isEmpty { try backend.insert(deleted) }
+            let updated = originals.filter { present.contains($0.id!) }.map {
+                ItemRow(id: $0.id!, title: $0.title, author: $0.author, payload: $0.payload)
+            }
+            if !updated.isEmpty { try backend.update(updated) }
             restoredCount.add(originals.count, ordering: .relaxed)
         } catch {
             boxes[0].metrics.withLock { $0.recordError(error) }
