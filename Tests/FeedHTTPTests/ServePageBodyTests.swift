@@ -349,6 +349,10 @@ extension ServePageBodyTests {
             stripe.expand(Convention.stripe.after!, limit: 3, cursor: "ch_9 z")
                 == "https://api.example.com/v1/charges?customer=cus_1&limit=3&starting_after=ch_9%20z")
         #expect(stripe.templateParts("{x}{url}?{limit}}") == [.text("{x}"), .url, .text("&"), .limit, .text("}")])
+        // A bare origin with a query: the feed's path goes before the query (it was appended after
+        // it: `…/?x=1/v1/feeds/home/items&limit=20`, a 404).
+        let queried = try HTTPFeedBackend(source: "http://127.0.0.1:9/?x=1", convention: .feedsim, client: try HTTPClient())
+        #expect(queried.expand(Convention.feedsim.first, limit: 20) == "http://127.0.0.1:9/v1/feeds/home/items?x=1&limit=20")
     }
 
     /// The percent-encoding of cursors against Foundation's `addingPercentEncoding` with the

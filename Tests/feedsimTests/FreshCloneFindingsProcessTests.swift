@@ -65,6 +65,8 @@ struct FreshCloneFindingsProcessTests {
          "feedsim replay: option '--trace' given twice ('a.jsonl' and 'b.jsonl'); it takes one value"),
         (["seed", "--db", "none.sqlite", "--db=other.sqlite"],
          "feedsim seed: option '--db' given twice ('none.sqlite' and 'other.sqlite'); it takes one value"),
+        (["page", "--source", "http://user:secret@127.0.0.1:1"],
+         "feedsim page: --source: credentials in the URL would be printed and stored in the report; pass them in a header from the environment (--header-env VAR, VAR='Authorization: Basic …')"),
         (["page", "--db", "none.sqlite", "--max-pages", "3"],
          "feedsim page: --max-pages bounds a --walk; add --walk or drop --max-pages"),
         (["load", "--db", "none.sqlite", "--stages", "100000h:5"],

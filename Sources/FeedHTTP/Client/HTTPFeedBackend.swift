@@ -83,7 +83,10 @@ public final class HTTPFeedBackend: FeedBackend {
         }
         var resolved = source
         if convention.name == "feedsim", url.path.isEmpty || url.path == "/" {
-            resolved = source.trimmingSuffix("/") + "/v1/feeds/\(FeedPath.segment(feed))/items"
+            // The path goes before a query the origin carries (`http://h:p/?x=1`), not after it.
+            var components = url
+            components.percentEncodedPath = "/v1/feeds/\(FeedPath.segment(feed))/items"
+            resolved = components.string ?? source.trimmingSuffix("/") + "/v1/feeds/\(FeedPath.segment(feed))/items"
         }
         self.source = resolved
         self.convention = convention

@@ -76,6 +76,14 @@ enum SourceOptions {
             if let port = url.port, !(1...65_535).contains(port) {
                 throw UsageError.badValue("--source", "port \(port) is outside 1...65535")
             }
+            // The URL is printed in summaries and walk output and kept in the JSON report: a
+            // password in it was shown and stored in clear.
+            if url.user != nil || url.password != nil {
+                throw UsageError.badValue(
+                    "--source",
+                    "credentials in the URL would be printed and stored in the report; pass them in a header from the environment "
+                        + "(--header-env VAR, VAR='Authorization: Basic …')")
+            }
         }
         for line in arguments.all("--header") where !HTTPClient.isHeaderLine(line) {
             throw UsageError.badValue("--header", "expected 'Name: value' on one line, got '\(line)'")
