@@ -1,3 +1,4 @@
+import FeedModel
 import Foundation
 
 /// An error reported by PostgreSQL (or by libpq on its behalf), captured the moment it happened.
@@ -66,6 +67,8 @@ public enum PostgresStoreError: Error, CustomStringConvertible, Sendable, Equata
     case emptyFeedName
     /// A new feed's name that breaks ``FeedModel/FeedName``'s rule (a `/`, a control character).
     case unusableFeedName(String)
+    /// The id the sequence gave is past ``FeedModel/NewItem/idRange`` (2^53 − 1).
+    case idsExhausted(next: Int64)
     /// An id given to an insert or import already exists (or appears twice in one import).
     case duplicateID(Int64)
     /// A migration directory or file is missing or malformed.
@@ -98,6 +101,8 @@ public enum PostgresStoreError: Error, CustomStringConvertible, Sendable, Equata
             return "a feed name cannot be empty"
         case .unusableFeedName(let problem):
             return problem
+        case .idsExhausted(let next):
+            return "the next item id would be \(next), past \(NewItem.idRange.upperBound) (2^53 − 1, the largest id a JSON client reads exactly); nothing was written"
         case .duplicateID(let id):
             return "item id \(id) already exists"
         case .resource(let path, let reason):

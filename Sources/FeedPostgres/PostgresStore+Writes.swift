@@ -62,7 +62,10 @@ extension PostgresStore {
                 explicit = true
             } else {
                 let result = try connection.execute(prepared: "feedsim_insert", sql: Self.insertSQL, parameters)
-                ids.append(result.int64(0, 0))
+                let id = result.int64(0, 0)
+                // As the SQLite store: never an id past 2^53 − 1 (the transaction rolls back).
+                guard NewItem.idRange.contains(id) else { throw PostgresStoreError.idsExhausted(next: id) }
+                ids.append(id)
             }
         }
         if explicit {

@@ -222,7 +222,11 @@ public final class ItemStore {
         } catch let error as SQLiteError where error.isPrimaryKeyConstraint && item.id != nil {
             throw StoreError.duplicateID(item.id ?? 0)
         }
-        return connection.lastInsertRowID
+        let id = connection.lastInsertRowID
+        // SQLite gives the largest id + 1: after an item at 2^53 − 1, ids JSON clients cannot read
+        // exactly (serve handed out 2^53, 2^53 + 1, …). The caller's transaction rolls back.
+        if item.id == nil, !NewItem.idRange.contains(id) { throw StoreError.idsExhausted(next: id) }
+        return id
     }
 
     /// Deletes the items with these ids (ids that do not exist are ignored), in one transaction.

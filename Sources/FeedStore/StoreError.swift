@@ -1,3 +1,4 @@
+import FeedModel
 /// Errors of the item store that are about the database as a whole or about the caller's request,
 /// as opposed to a single failed SQLite call (``SQLiteError``).
 public enum StoreError: Error, CustomStringConvertible, Sendable, Equatable {
@@ -14,6 +15,8 @@ public enum StoreError: Error, CustomStringConvertible, Sendable, Equatable {
     case emptyFeedName
     /// A new feed's name that breaks ``FeedModel/FeedName``'s rule (a `/`, a control character).
     case unusableFeedName(String)
+    /// The id the store would assign next is past ``FeedModel/NewItem/idRange`` (2^53 − 1).
+    case idsExhausted(next: Int64)
     /// An SQLite file that is not a FeedSim database (other tables, a foreign or negative
     /// `user_version`): left untouched. `reason` says what gave it away.
     case foreignDatabase(path: String, reason: String)
@@ -43,6 +46,8 @@ public enum StoreError: Error, CustomStringConvertible, Sendable, Equatable {
             return "a feed name cannot be empty"
         case .unusableFeedName(let problem):
             return problem
+        case .idsExhausted(let next):
+            return "the next item id would be \(next), past \(NewItem.idRange.upperBound) (2^53 − 1, the largest id a JSON client reads exactly); nothing was written"
         case .foreignDatabase(let path, let reason):
             return "\(path): an SQLite database, but not a FeedSim one (\(reason)); left untouched"
         case .emptyDatabase(let path):

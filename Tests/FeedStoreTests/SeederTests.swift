@@ -179,3 +179,19 @@ import FeedSimTestSupport
         #expect(try store.createFeed(named: "old/feed") == store.requireFeed(named: "old/feed"))
     }
 }
+
+/// After an item at id 2^53 − 1 the store would assign 2^53, 2^53 + 1, …: ids a JSON client reads
+/// as doubles, not exactly (`serve` handed them out; a client's walk then saw false duplicates).
+@Suite struct AssignedIDBoundTests {
+    @Test func noIdPastTwoToTheFiftyThirdMinusOneIsAssigned() throws {
+        let database = try TemporaryDatabase()
+        defer { database.cleanUp() }
+        let store = try ItemStore(path: database.path)
+        let last = NewItem.idRange.upperBound
+        try store.insert(items: [NewItem(id: last, publishedAt: 10, kind: "photo", width: 1, height: 1)], feedNamed: "home")
+        let more = [NewItem(publishedAt: 11, kind: "photo", width: 1, height: 1), NewItem(publishedAt: 12, kind: "photo", width: 1, height: 1)]
+        #expect(throws: StoreError.idsExhausted(next: last + 1)) { try store.insert(items: more, feedNamed: "home") }
+        #expect(try store.stats().totalItems == 1, "nothing of the batch written")
+        #expect("\(StoreError.idsExhausted(next: last + 1))".contains("past 9007199254740991"))
+    }
+}
