@@ -293,6 +293,18 @@ struct FreshCloneFindingsProcessTests {
         #expect(!FileManager.default.fileExists(atPath: path("big.svg")))
     }
 
+    /// An impossible layout started and failed 27,678 sessions in a busy loop, then said the
+    /// sessions "could not read" the database; `replay` refuses it at once.
+    @Test func loadRefusesAnImpossibleLayoutBeforeAnySession() throws {
+        let db = path("feed.sqlite")
+        #expect(try feedsim.run(["seed", "--db", db, "--count", "100"]).status == 0)
+        let outcome = try feedsim.run(["load", "--db", db, "--duration", "1", "--columns", "1000", "--spacing", "1"])
+        #expect(outcome.status == 1, "\(outcome.stderr)")
+        #expect(
+            outcome.stderrLines == ["feedsim load: invalid layout parameter spacing=1.0: 999 gap(s) are wider than the viewport's 390.0 pt"],
+            "\(outcome.stderr)")
+    }
+
     // MARK: 8. The load summary line
 
     /// `--write-rate` is items per second over all writers: the summary says "in all".

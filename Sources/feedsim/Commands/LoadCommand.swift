@@ -1,4 +1,5 @@
 import FeedHTTP
+import FeedLayout
 import FeedLoad
 import FeedModel
 import FeedPostgres
@@ -237,6 +238,21 @@ enum LoadCommandSupport {
         }
         let timeScale: Double? = arguments.value("--time-scale") == "max" ? nil : try arguments.double("--time-scale")
         let traces = try sessionTraces(arguments)
+        // The layout against each viewport the sessions will have, as every session's replay
+        // prepares it: an impossible one (`--columns 1000 --spacing 1`) failed every session
+        // start in a busy loop, then blamed the database.
+        let viewports: [Size]
+        switch traces {
+        case .files(let files): viewports = files.map(\.header.viewport)
+        case .synthesized: viewports = [traces.trace(forSession: 0, seed: 0).header.viewport]
+        }
+        for viewport in Set(viewports.map { [$0.width, $0.height] }).sorted(by: { $0.lexicographicallyPrecedes($1) }) {
+            do {
+                try layout.makeLayout().prepare(sizes: [], viewport: Size(width: viewport[0], height: viewport[1]))
+            } catch let error as LayoutError {
+                throw CommandFailure("\(error)")
+            }
+        }
         let paginationText = arguments.value("--pagination") ?? "keyset"
         guard let pagination = PaginationMode(rawValue: paginationText) else {
             throw UsageError.badValue("--pagination", "expected keyset or offset, got '\(paginationText)'")
