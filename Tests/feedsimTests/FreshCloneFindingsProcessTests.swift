@@ -67,6 +67,8 @@ struct FreshCloneFindingsProcessTests {
          "feedsim seed: option '--db' given twice ('none.sqlite' and 'other.sqlite'); it takes one value"),
         (["page", "--source", "http://user:secret@127.0.0.1:1"],
          "feedsim page: --source: credentials in the URL would be printed and stored in the report; pass them in a header from the environment (--header-env VAR, VAR='Authorization: Basic …')"),
+        (["load", "--db", "none.sqlite", "--sessions", "1", "--segment", "2/2"],
+         "feedsim load: --segment 2/2: 1 session(s) cannot be cut into 2 segments; give --sessions 2 or more"),
         (["page", "--db", "none.sqlite", "--max-pages", "3"],
          "feedsim page: --max-pages bounds a --walk; add --walk or drop --max-pages"),
         (["load", "--db", "none.sqlite", "--stages", "100000h:5"],

@@ -224,6 +224,20 @@ enum LoadCommandSupport {
         // Usage first: a layout option the layout does not read is refused before any file is opened.
         let thresholds = try thresholds(arguments)
         let (model, stages) = try arrivalModel(arguments, sessions: try arguments.int("--sessions") ?? 8)
+        // Each segment runs its share of the sessions (or slots), at least one: with fewer than
+        // segments, each ran one, so the merged run did more than the single run would.
+        if let segment, stages == nil {
+            let count: Int
+            switch model {
+            case .closed(let sessions): count = sessions
+            case .open(_, let slots): count = slots
+            }
+            if count < segment.count {
+                throw UsageError(
+                    "--segment \(segment.index)/\(segment.count): \(count) session(s) cannot be cut into \(segment.count) segments; "
+                        + "give --sessions \(segment.count) or more", showsUsage: false)
+            }
+        }
         let layout = try LayoutOptions.configuration(from: arguments, defaultKind: .grid)
         var replay = try ReplayOptionsParsing.options(from: arguments)
         // A layout with a refresh view: the refresh control holds its height open while refreshing.
