@@ -72,6 +72,17 @@ import FeedStore
         #expect(line == "no page was served: the sessions could not read f.sqlite (SQLITE_BUSY 3); another process holds a lock on it")
     }
 
+    /// Sessions started, nothing failed, no page: the run ended before any answer (`--duration
+    /// 0.002`). It said the sessions "could not read" the database.
+    @Test func noPageServedWithoutAnyFailureSaysTheRunEndedFirst() {
+        var unanswered = report(pages: 0, busy: 0)
+        unanswered.sessions.started = 2
+        let (status, line) = LoadCommandSupport.outcome(of: unanswered)
+        #expect(status == 1)
+        #expect(
+            line == "no page was served: the run ended after 1.000 s, before any answer from f.sqlite arrived (nothing failed); give a longer --duration")
+    }
+
     @Test func someFailedQueriesAreAWarningAndACleanRunIsSilent() {
         #expect(LoadCommandSupport.outcome(of: report(pages: 10, busy: 2)) == (0, "some queries failed (SQLITE_BUSY 2); see errors in the report"))
         #expect(LoadCommandSupport.outcome(of: report(pages: 10, busy: 0)) == (0, nil))

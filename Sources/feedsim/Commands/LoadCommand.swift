@@ -158,6 +158,16 @@ enum LoadCommandSupport {
             let share = report.settings.segment.map { "segment \($0)'s share of the sessions is empty" } ?? "no session arrived"
             return (report.thresholdsPassed ? 0 : 99, "no session started: \(share); nothing was asked of \(report.settings.db)")
         }
+        // Sessions started, nothing failed, and still no page: the run ended before any answer
+        // landed (a --duration shorter than one query, or an API slower than the run). Not a
+        // failure of the backend (it said "could not read" with no error at all).
+        if report.pages == 0, report.errors.isEmpty, report.startFailure == nil {
+            return (
+                1,
+                "no page was served: the run ended after \(String(format: "%.3f", report.elapsedSeconds)) s, before any answer "
+                    + "from \(report.settings.db) arrived (nothing failed); give a longer --duration"
+            )
+        }
         if report.pages == 0 {
             return (
                 1,
