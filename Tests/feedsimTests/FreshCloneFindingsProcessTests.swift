@@ -69,6 +69,8 @@ struct FreshCloneFindingsProcessTests {
          "feedsim page: --source: credentials in the URL would be printed and stored in the report; pass them in a header from the environment (--header-env VAR, VAR='Authorization: Basic …')"),
         (["load", "--db", "none.sqlite", "--sessions", "1", "--segment", "2/2"],
          "feedsim load: --segment 2/2: 1 session(s) cannot be cut into 2 segments; give --sessions 2 or more"),
+        (["fuzz", "--cases", "1", "-o", "case.bin"],
+         "feedsim fuzz: -o writes the input of one --case; add --case K (and --format) or drop -o"),
         (["page", "--db", "none.sqlite", "--max-pages", "3"],
          "feedsim page: --max-pages bounds a --walk; add --walk or drop --max-pages"),
         (["load", "--db", "none.sqlite", "--stages", "100000h:5"],
@@ -293,6 +295,15 @@ struct FreshCloneFindingsProcessTests {
         #expect(!outcome.signalled && outcome.status == 1, "\(outcome.status) \(outcome.stderr)")
         #expect(outcome.stderrLines.count == 1, "\(outcome.stderr)")
         #expect(!FileManager.default.fileExists(atPath: path("big.svg")))
+    }
+
+    /// `--crash-file` into a missing directory and `--data` of a missing directory did nothing, silently.
+    @Test func fuzzRefusesACrashFileOrDataItCannotUse() throws {
+        for arguments in [["fuzz", "--cases", "1", "--crash-file", path("nope/crash.bin")], ["fuzz", "--cases", "1", "--data", path("nope")]] {
+            let outcome = try feedsim.run(arguments)
+            #expect(outcome.status == 1, "\(arguments): \(outcome.stderr)")
+            #expect(outcome.stderrLines.count == 1 && outcome.stdout.isEmpty, "\(outcome.stderr)")
+        }
     }
 
     /// An impossible layout started and failed 27,678 sessions in a busy loop, then said the

@@ -31,6 +31,16 @@ let fuzzCommand = Command(
         }
         let cases = try args.int("--cases")!
         let seed = try args.seed("--seed") ?? 1
+        // Options that did nothing, silently: -o without --case, a --data directory that is not one.
+        if args.value("-o") != nil, args.value("--case") == nil {
+            throw UsageError("-o writes the input of one --case; add --case K (and --format) or drop -o", showsUsage: false)
+        }
+        if let data = args.value("--data") {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: data, isDirectory: &isDirectory), isDirectory.boolValue else {
+                throw CommandFailure("--data \(data): no such directory")
+            }
+        }
         let dataPath = args.value("--data") ?? ProcessInfo.processInfo.environment["FEEDSIM_SHARED_DATA"]
         let corpus = FuzzCorpus(
             seeds: .seeds,
@@ -47,6 +57,11 @@ let fuzzCommand = Command(
         }
 
         let crashFile = args.value("--crash-file")
+        // Written before each case (a trap must leave it): a path that cannot be written left
+        // nothing, silently, which defeats the option. Checked once, before the round.
+        if let crashFile, !FileManager.default.createFile(atPath: crashFile, contents: Data()) {
+            throw CommandFailure("--crash-file \(crashFile): cannot be written (a missing directory, or no permission)")
+        }
         printLine("format       cases  accepted  rejected-with-position  rejected-whole-file  rejected-without-position  seeds")
         var failures = 0
         for format in formats {
