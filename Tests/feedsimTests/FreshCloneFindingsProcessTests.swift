@@ -71,6 +71,8 @@ struct FreshCloneFindingsProcessTests {
          "feedsim load: --segment 2/2: 1 session(s) cannot be cut into 2 segments; give --sessions 2 or more"),
         (["fuzz", "--cases", "1", "-o", "case.bin"],
          "feedsim fuzz: -o writes the input of one --case; add --case K (and --format) or drop -o"),
+        (["bench", "layout", "--layouts", "nope"],
+         "feedsim bench layout: --layouts: unknown layout 'nope' (grid, flow, mosaic, carousel, strip, waterfall, list)"),
         (["page", "--db", "none.sqlite", "--max-pages", "3"],
          "feedsim page: --max-pages bounds a --walk; add --walk or drop --max-pages"),
         (["load", "--db", "none.sqlite", "--stages", "100000h:5"],

@@ -42,7 +42,11 @@ let benchLayoutCommand = Command(
     if given.count > 1 { throw UsageError("--kinds is the old name of --layouts: give one of them") }
     let kinds = try given.first.map { name, list in
         try list.split(separator: ",").map { item -> LayoutKind in
-            guard let kind = LayoutKind(rawValue: String(item)) else { throw CommandFailure("\(name): unknown layout '\(item)'") }
+            // A value the option cannot take: a usage error (exit 64), as every other option's.
+            guard let kind = LayoutKind(rawValue: String(item)) else {
+                throw UsageError.badValue(
+                    name, "unknown layout '\(item)' (\(LayoutKind.allCases.map(\.rawValue).joined(separator: ", ")))")
+            }
             return kind
         }
     } ?? LayoutKind.allCases
