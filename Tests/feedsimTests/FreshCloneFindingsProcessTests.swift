@@ -308,6 +308,23 @@ struct FreshCloneFindingsProcessTests {
         }
     }
 
+    /// sweep refused replay's importer options (`--px-per-pt`: unknown option) and did not warn
+    /// when it guessed the unit: AOSP touch-csv rows were swept at 1 px = 1 pt, silently.
+    @Test func sweepReadsRecordedTracesWithReplaysImporterOptions() throws {
+        let db = path("feed.sqlite")
+        #expect(try feedsim.run(["seed", "--db", db, "--count", "200"]).status == 0)
+        let csv = path("drag.csv")
+        try "t_ms,action,x,y\n0,DOWN,500,1500\n16,MOVE,500,1300\n32,MOVE,500,1100\n48,UP,500,900\n"
+            .write(toFile: csv, atomically: true, encoding: .utf8)
+        let sweep = ["sweep", "--db", db, "--trace", csv, "--trace-format", "touch-csv", "--vary", "page-size=10,20", "--jobs", "1"]
+        let guessed = try feedsim.run(sweep)
+        #expect(guessed.status == 0, "\(guessed.stderr)")
+        #expect(guessed.stderr.contains("warning: "), "\(guessed.stderr)")
+        let scaled = try feedsim.run(sweep + ["--px-per-pt", "2.625"])
+        #expect(scaled.status == 0, "\(scaled.stderr)")
+        #expect(!scaled.stderr.contains("warning: "), "\(scaled.stderr)")
+    }
+
     /// An impossible layout started and failed 27,678 sessions in a busy loop, then said the
     /// sessions "could not read" the database; `replay` refuses it at once.
     @Test func loadRefusesAnImpossibleLayoutBeforeAnySession() throws {

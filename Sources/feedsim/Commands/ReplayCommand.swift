@@ -100,16 +100,6 @@ private func writeReportOutputs(
         perfetto: arguments.value("--perfetto"))
 }
 
-/// Reads a trace in any supported format. - Throws: ``UsageError`` for an unknown format;
-/// ``TraceError`` naming the file, line and field for malformed input.
-func loadTrace(path: String, format: String?) throws -> Trace {
-    let name = format ?? "jsonl"
-    guard let traceFormat = TraceFormat(rawValue: name) else {
-        throw UsageError.badValue("--trace-format", "unknown format '\(name)' (jsonl, evemu, chrome, touch-csv, rrweb)")
-    }
-    guard FileManager.default.fileExists(atPath: path) else { throw CommandFailure("\(path): no such file") }
-    return try traceFormat.load(contentsOf: path)
-}
 
 /// Prints the summary or JSON and writes `--report` and `--timeline` files.
 func writeReplayOutputs(_ result: ReplayResult, arguments: ParsedArguments) throws {

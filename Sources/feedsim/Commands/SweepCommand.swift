@@ -29,7 +29,7 @@ let sweepCommand = Command(
     usage: """
         sweep --db PATH|URI --trace FILE [--trace FILE …] --vary 'page-size=20,50' [--vary 'OPTION=V1,V2' …]
                      [--jobs N] [--cost requests|rows] [--harm blank-p95|hitch-ratio] [--json | --csv FILE] [--html FILE]
-                     [any replay or layout option, fixed for every run]
+                     [any replay or layout option, fixed for every run] [importer options: --px-per-pt K ...]
         """,
     options: [
         OptionSpec(
@@ -54,7 +54,7 @@ let sweepCommand = Command(
         OptionSpec("--json", .flag, help: "Print the rows as JSON instead of the table."),
         OptionSpec("--csv", "FILE", accepts: .output, help: "Also write the rows as CSV to FILE."),
         OptionSpec("--html", "FILE", accepts: .output, help: "Also write an HTML page with the frontier's scatter plot."),
-    ] + variableSpecs,
+    ] + variableSpecs + TraceImportParsing.specs,
     run: { arguments in
         Interruption.shared.install()
         let dbPath = try arguments.required("--db")
@@ -81,7 +81,14 @@ let sweepCommand = Command(
             throw UsageError("--harm: expected blank-p95 or hitch-ratio, got '\(arguments.value("--harm")!)'")
         }
         // Everything is read and checked before the first replay runs.
-        let traces = try tracePaths.map { try loadTrace(path: $0, format: arguments.value("--trace-format")) }
+        // With the importer options and header overrides `replay` takes (`--px-per-pt`, `--viewport`,
+        // evemu's axes), and its warnings when a unit is guessed: sweeping AOSP touch-csv rows took
+        // 1 px for 1 pt, silently.
+        let traces = try tracePaths.map { path in
+            let imported = try TraceImportParsing.load(path: path, format: arguments.value("--trace-format"), arguments)
+            TraceImportParsing.warn(imported)
+            return imported.trace
+        }
         let database = try FeedDatabase.open(dbPath, for: .readOnly)
         for feed in Set(plan.runs.map(\.feed)).sorted() {
             _ = try database.backend(feedNamed: feed)  // an unknown feed fails here (exit 1), before any replay
