@@ -233,6 +233,12 @@ enum LoadCommandSupport {
         }
         // Usage first: a layout option the layout does not read is refused before any file is opened.
         let thresholds = try thresholds(arguments)
+        // The writers' settings without writers did nothing, silently.
+        if (try arguments.int("--writers") ?? 0) == 0 {
+            for name in ["--write-mix", "--write-rate", "--write-batch", "--writer-preset"] where arguments.value(name) != nil {
+                throw UsageError("\(name) sets the writers: add --writers N (N ≥ 1) or drop \(name)", showsUsage: false)
+            }
+        }
         let (model, stages) = try arrivalModel(arguments, sessions: try arguments.int("--sessions") ?? 8)
         // Each segment runs its share of the sessions (or slots), at least one: with fewer than
         // segments, each ran one, so the merged run did more than the single run would.
