@@ -251,6 +251,12 @@ public protocol NamedErrorCode: Error {
 }
 
 extension NewItem {
+    /// Why a store refuses to assign `next` as an id: it is past ``idRange``. The message of both
+    /// stores' `idsExhausted` errors.
+    public static func idsExhaustedReason(next: Int64) -> String {
+        "the next item id would be \(next), past \(idRange.upperBound) (2^53 − 1, the largest id a JSON client reads exactly); nothing was written"
+    }
+
     /// The first field outside the bounds every writer keeps (``idRange``, ``publishedAtRange``,
     /// ``sizeRange``, ``kindMaxLength``, ``textMaxLength``), with the rule it breaks; `nil` when
     /// the item keeps them all. The payload is not checked here (each entry point reads it as JSON).

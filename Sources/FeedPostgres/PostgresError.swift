@@ -102,7 +102,7 @@ public enum PostgresStoreError: Error, CustomStringConvertible, Sendable, Equata
         case .unusableFeedName(let problem):
             return problem
         case .idsExhausted(let next):
-            return "the next item id would be \(next), past \(NewItem.idRange.upperBound) (2^53 − 1, the largest id a JSON client reads exactly); nothing was written"
+            return NewItem.idsExhaustedReason(next: next)
         case .duplicateID(let id):
             return "item id \(id) already exists"
         case .resource(let path, let reason):

@@ -47,7 +47,7 @@ public enum StoreError: Error, CustomStringConvertible, Sendable, Equatable {
         case .unusableFeedName(let problem):
             return problem
         case .idsExhausted(let next):
-            return "the next item id would be \(next), past \(NewItem.idRange.upperBound) (2^53 − 1, the largest id a JSON client reads exactly); nothing was written"
+            return NewItem.idsExhaustedReason(next: next)
         case .foreignDatabase(let path, let reason):
             return "\(path): an SQLite database, but not a FeedSim one (\(reason)); left untouched"
         case .emptyDatabase(let path):
