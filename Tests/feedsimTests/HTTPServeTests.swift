@@ -95,6 +95,8 @@ import Testing
         ("/v1/feeds/home/items?limit=%FF", "limit"),
         // A decoded NUL ended the value: this was read as limit=2.
         ("/v1/feeds/home/items?limit=2%00", "limit"),
+        // Given twice: the first was used, silently.
+        ("/v1/feeds/home/items?limit=2&limit=3", "limit"),
         ("/v1/items?ids=1,x", "ids"),
         ("/v1/items?ids=1%002", "ids"),
         ("/v1/items", "ids"),

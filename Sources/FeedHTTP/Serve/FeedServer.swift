@@ -301,6 +301,12 @@ public final class FeedServer: @unchecked Sendable {  // mutable state is behind
             state.prepared = .error(413, code: "body_too_large", "the body is over \(FeedAPI.maximumBodyBytes) bytes")
             return plan
         }
+        // A parameter given twice (`limit=2&limit=3`): which one is meant? The first was used, silently.
+        var names = Set<String>()
+        if let repeated = arguments.first(where: { !names.insert($0.0).inserted }) {
+            state.prepared = .error(400, code: "invalid_parameter", "\(repeated.0) is given twice", parameter: repeated.0)
+            return plan
+        }
         let contentType = MHD_lookup_connection_value(connection, .HEADER_KIND, "Content-Type").map { String(cString: $0) }
         let request = APIRequest(
             method: state.method, path: path,
