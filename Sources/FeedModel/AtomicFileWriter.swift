@@ -155,20 +155,23 @@ public final class AtomicFileWriter {
     }
 }
 
-/// The temporaries of ``AtomicFileWriter`` not yet committed or removed, so that a process ended
-/// by a signal can delete them first.
+/// The temporaries of ``AtomicFileWriter`` not yet committed or removed, and other files a command
+/// is making that are not finished yet (a database `seed` creates, with its `-wal`, `-shm`,
+/// `-journal`), so that a process ended by a signal can delete them first.
 public enum TemporaryFiles {
     // Shared by every writer in the process; the lock makes it safe from any thread.
     nonisolated(unsafe) private static var paths: Set<String> = []
     private static let lock = NSLock()
 
-    static func add(_ path: String) {
+    /// Notes `path` as unfinished: ``removeAll(under:)`` deletes it.
+    public static func add(_ path: String) {
         lock.lock()
         paths.insert(path)
         lock.unlock()
     }
 
-    static func remove(_ path: String) {
+    /// `path` is finished (committed, or removed by its owner): no longer deleted on a signal.
+    public static func remove(_ path: String) {
         lock.lock()
         paths.remove(path)
         lock.unlock()

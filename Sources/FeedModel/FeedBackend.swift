@@ -309,14 +309,29 @@ public enum FeedName {
     /// Longest feed name, characters (Unicode scalars).
     public static let maxLength = 200
 
-    /// What is wrong with `name` as a new feed's name, `nil` when nothing is.
-    public static func problem(_ name: String) -> String? {
-        if name.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { return "a feed name cannot be empty" }
-        if name.contains("/") { return "a feed name cannot hold '/' (it is one segment of serve's URLs), got '\(name)'" }
-        if name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
-            return "a feed name cannot hold control characters (tabs, newlines, escapes)"
+    /// What is wrong with a new feed's name.
+    public enum Problem: Equatable, Sendable, CustomStringConvertible {
+        /// Empty or only white space.
+        case empty
+        /// Breaks the rest of the rule; the reason, in one line.
+        case unusable(String)
+
+        public var description: String {
+            switch self {
+            case .empty: "a feed name cannot be empty"
+            case .unusable(let reason): reason
+            }
         }
-        if name.unicodeScalars.count > maxLength { return "a feed name has at most \(maxLength) characters" }
+    }
+
+    /// What is wrong with `name` as a new feed's name, `nil` when nothing is.
+    public static func problem(_ name: String) -> Problem? {
+        if name.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { return .empty }
+        if name.contains("/") { return .unusable("a feed name cannot hold '/' (it is one segment of serve's URLs), got '\(name)'") }
+        if name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
+            return .unusable("a feed name cannot hold control characters (tabs, newlines, escapes)")
+        }
+        if name.unicodeScalars.count > maxLength { return .unusable("a feed name has at most \(maxLength) characters") }
         return nil
     }
 }

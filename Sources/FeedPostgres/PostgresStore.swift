@@ -128,9 +128,10 @@ public final class PostgresStore {
     public func createFeed(named name: String) throws -> Int64 {
         if let id = try feedID(named: name) { return id }
         // Checked for new feeds only, as the SQLite store does.
-        if let problem = FeedName.problem(name) {
-            throw name.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
-                ? PostgresStoreError.emptyFeedName : PostgresStoreError.unusableFeedName(problem)
+        switch FeedName.problem(name) {
+        case .empty: throw PostgresStoreError.emptyFeedName
+        case .unusable(let reason): throw PostgresStoreError.unusableFeedName(reason)
+        case nil: break
         }
         var parameters = PostgresParameters()
         parameters.append(name)

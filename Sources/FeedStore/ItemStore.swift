@@ -123,8 +123,10 @@ public final class ItemStore {
     public func createFeed(named name: String) throws -> FeedID {
         if let id = try feedID(named: name) { return id }
         // Checked for new feeds only: an existing feed (written by an older feedsim) stays usable.
-        if let problem = FeedName.problem(name) {
-            throw name.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty ? StoreError.emptyFeedName : StoreError.unusableFeedName(problem)
+        switch FeedName.problem(name) {
+        case .empty: throw StoreError.emptyFeedName
+        case .unusable(let reason): throw StoreError.unusableFeedName(reason)
+        case nil: break
         }
         let statement = try connection.cachedStatement("INSERT OR IGNORE INTO feeds (name) VALUES (?)")
         statement.bind(name, at: 1)

@@ -115,3 +115,24 @@ func removingTemporariesOnSignal<T>(_ body: () throws -> T) rethrows -> T {
     }
     return try body()
 }
+
+/// Checks that `path` names an input file that exists and is not a directory.
+/// - Throws: ``CommandFailure`` in one line: no such file, or a directory (both were "no such
+///   file" or "cannot read file").
+func requireInputFile(_ path: String) throws {
+    var isDirectory: ObjCBool = false
+    guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+        throw CommandFailure("\(path): no such file")
+    }
+    if isDirectory.boolValue { throw CommandFailure("\(path): a directory, not a file") }
+}
+
+/// The bytes of an input file a command reads whole (`compare`'s and `report merge`'s reports).
+/// - Throws: as ``requireInputFile(_:)``, or ``CommandFailure`` when it cannot be read.
+func readInputFile(_ path: String) throws -> Data {
+    try requireInputFile(path)
+    guard let data = FileManager.default.contents(atPath: path) else {
+        throw CommandFailure("\(path): cannot read the file (permissions?)")
+    }
+    return data
+}

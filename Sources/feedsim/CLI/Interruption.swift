@@ -1,4 +1,5 @@
 import Dispatch
+import FeedModel
 import Foundation
 import Synchronization
 
@@ -12,8 +13,6 @@ final class Interruption: Sendable {
 
     private let received = Atomic<Int32>(0)
     private let sources = Mutex<[SignalSourceBox]>([])
-    /// What a second signal runs before it exits (a database this run created is removed), by token.
-    private let forcedExitCleanups = Mutex<(next: Int, actions: [Int: @Sendable () -> Void])>((0, [:]))
 
     /// The signal received, 0 for none.
     var signal: Int32 { received.load(ordering: .acquiring) }
@@ -34,15 +33,14 @@ final class Interruption: Sendable {
                 source.setEventHandler { [self] in
                     let (exchanged, _) = received.compareExchange(expected: 0, desired: number, ordering: .acquiringAndReleasing)
                     if !exchanged {
-                        // Cleanups run under the lock: one being cancelled waits for them to finish.
-                        let cleaned = forcedExitCleanups.withLock { state in
-                            for token in state.actions.keys.sorted() { state.actions[token]?() }
-                            return !state.actions.isEmpty
-                        }
+                        // What is not finished (a database this run created: ``TemporaryFiles``)
+                        // is removed first, as for an interrupted output file.
+                        let removed = TemporaryFiles.current.filter { FileManager.default.fileExists(atPath: $0) }
+                        TemporaryFiles.removeAll()
                         let name = number == SIGTERM ? "SIGTERM" : "SIGINT"
                         FileHandle.standardError.write(
                             Data(("feedsim: \(name) again: stopped at once"
-                                + (cleaned ? "; the database this run created was removed" : "") + "\n").utf8))
+                                + (removed.isEmpty ? "" : "; removed the unfinished \(removed.joined(separator: ", "))") + "\n").utf8))
                         exit(130)
                     }
                 }
@@ -50,22 +48,6 @@ final class Interruption: Sendable {
                 sources.append(SignalSourceBox(source: source))
             }
         }
-    }
-
-    /// Runs `action` if a second signal forces the exit (`timeout -s INT` signals the process and
-    /// its group: two SIGINTs at once) before ``cancelForcedExitCleanup(_:)``.
-    /// - Returns: the token to cancel it with.
-    func onForcedExit(_ action: @escaping @Sendable () -> Void) -> Int {
-        forcedExitCleanups.withLock { state in
-            state.next += 1
-            state.actions[state.next] = action
-            return state.next
-        }
-    }
-
-    /// Forgets the action of ``onForcedExit(_:)``'s `token`.
-    func cancelForcedExitCleanup(_ token: Int) {
-        _ = forcedExitCleanups.withLock { $0.actions.removeValue(forKey: token) }
     }
 
     /// A closure for the libraries' `shouldStop` parameters.

@@ -71,18 +71,3 @@ enum OutputPaths {
         URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
     }
 }
-
-/// The bytes of an input file a command reads whole (`compare`'s and `report merge`'s reports).
-/// - Throws: ``CommandFailure`` in one line saying which: no such file, a directory, or unreadable
-///   (a directory and `/dev/null`-like files were all "no such file").
-func readInputFile(_ path: String) throws -> Data {
-    var isDirectory: ObjCBool = false
-    guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-        throw CommandFailure("\(path): no such file")
-    }
-    if isDirectory.boolValue { throw CommandFailure("\(path): a directory, not a file") }
-    guard let data = FileManager.default.contents(atPath: path) else {
-        throw CommandFailure("\(path): cannot read the file (permissions?)")
-    }
-    return data
-}

@@ -40,11 +40,7 @@ let importCommand = Command(
             default: throw CommandFailure("\(file): cannot tell the format from the extension; give --format")
             }
         }
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: file, isDirectory: &isDirectory) else {
-            throw CommandFailure("\(file): no such file")
-        }
-        if isDirectory.boolValue { throw CommandFailure("\(file): a directory, not a file") }
+        try requireInputFile(file)
         // Parse everything before opening the database: a bad row writes nothing.
         let items = try ItemImporter.read(URL(fileURLWithPath: file), format: format)
         return try removingCreatedDatabaseOnFailure(path) {

@@ -274,7 +274,9 @@ enum LoadCommandSupport {
         let viewports: [Size]
         switch traces {
         case .files(let files): viewports = files.map(\.header.viewport)
-        case .synthesized: viewports = [traces.trace(forSession: 0, seed: 0).header.viewport]
+        case .synthesized(let models, let seconds):
+            // The synthesizer's viewport, read without generating a trace.
+            viewports = models.map { TraceSynthesizer(model: $0, duration: seconds, seed: 0).viewport }
         }
         for viewport in Set(viewports.map { [$0.width, $0.height] }).sorted(by: { $0.lexicographicallyPrecedes($1) }) {
             do {

@@ -79,17 +79,14 @@ func removingCreatedDatabaseOnFailure<T>(_ path: String, _ body: () throws -> T)
         // be made (the store's open says why).
     }
     guard let createdFile else { return try body() }
-    let remove: @Sendable () -> Void = {
-        for file in [createdFile, createdFile + "-wal", createdFile + "-shm", createdFile + "-journal"] {
-            try? FileManager.default.removeItem(atPath: file)
-        }
-    }
-    let cleanup = Interruption.shared.onForcedExit(remove)
-    defer { Interruption.shared.cancelForcedExitCleanup(cleanup) }
+    // Unfinished until `body` returns: a second signal, which exits at once, removes them too.
+    let files = [createdFile, createdFile + "-wal", createdFile + "-shm", createdFile + "-journal"]
+    for file in files { TemporaryFiles.add(file) }
+    defer { for file in files { TemporaryFiles.remove(file) } }
     do {
         return try body()
     } catch {
-        remove()
+        for file in files { try? FileManager.default.removeItem(atPath: file) }
         throw error
     }
 }
