@@ -105,9 +105,11 @@ extension ReplayBenchmark {
         let store = try ItemStore(path: databasePath)
         _ = try store.stats()
         let trace = configuration.trace(durationS: memoryCase.durationS)
-        let (session, backend) = try makeSession(
+        // As `feedsim replay` runs it: the calls on a pipeline's thread where that can pay.
+        let (session, backend, pipeline) = try makeSession(
             trace: trace, store: store, configuration: configuration, maxLoadedItems: memoryCase.maxLoadedItems,
-            keepsLog: false)
+            keepsLog: false, pipelined: PipelinedBackend.isWorthwhile)
+        defer { pipeline?.close() }
         let before = ProcessMemory.status()
         let reset = ProcessMemory.resetPeak()
         let result = try session.run()

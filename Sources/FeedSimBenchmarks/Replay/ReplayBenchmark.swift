@@ -152,29 +152,35 @@ public enum ReplayBenchmark {
             comparisons: MemoryComparison.standard(probes))
     }
 
-    /// One replay of `trace` on `store`'s `home` feed through a ``RecordingBackend``.
+    /// One replay of `trace` on `store`'s `home` feed through a ``RecordingBackend``, its calls on
+    /// a ``FeedReplay/PipelinedBackend`` as `feedsim replay` runs them (where more than one
+    /// processor is active).
     static func replay(
         trace: Trace, store: ItemStore, configuration: Configuration, maxLoadedItems: Int?, keepsLog: Bool
     ) throws -> (ReplayResult, RecordingBackend) {
         let session = try makeSession(
             trace: trace, store: store, configuration: configuration, maxLoadedItems: maxLoadedItems,
-            keepsLog: keepsLog)
+            keepsLog: keepsLog, pipelined: PipelinedBackend.isWorthwhile)
+        defer { session.pipeline?.close() }
         return (try session.session.run(), session.backend)
     }
 
-    /// A session on `store`'s `home` feed with a recording backend, ready to run.
+    /// A session on `store`'s `home` feed with a recording backend, ready to run; with `pipelined`
+    /// the calls run on the returned pipeline's thread (close it when done).
     static func makeSession(
-        trace: Trace, store: ItemStore, configuration: Configuration, maxLoadedItems: Int?, keepsLog: Bool
-    ) throws -> (session: ReplaySession, backend: RecordingBackend) {
+        trace: Trace, store: ItemStore, configuration: Configuration, maxLoadedItems: Int?, keepsLog: Bool,
+        pipelined: Bool = false
+    ) throws -> (session: ReplaySession, backend: RecordingBackend, pipeline: PipelinedBackend?) {
         let feed = try store.requireFeed(named: "home")
         let inner = try StoreBackend(
             backend: store.pages(feed: feed), insertPreset: try Preset.named(configuration.preset), seed: configuration.seed)
         let backend = RecordingBackend(wrapping: inner, keepsLog: keepsLog)
+        let pipeline = pipelined ? PipelinedBackend(backend) : nil
         let session = try ReplaySession(
             trace: trace, layout: try configuration.layout.makeLayout(),
-            layoutDescription: configuration.layout.summary, backend: backend,
+            layoutDescription: configuration.layout.summary, backend: pipeline ?? backend,
             options: configuration.options(maxLoadedItems: maxLoadedItems), axis: configuration.layout.scrollAxis)
-        return (session, backend)
+        return (session, backend, pipeline)
     }
 
     /// Seeds `count` items into a new file at `path` (feed `home`), returns the open store.
