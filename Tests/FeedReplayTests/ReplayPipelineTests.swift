@@ -224,6 +224,18 @@ import Testing
         pipeline.close()
     }
 
+    @Test func theProcessorsAllowedComeFromTheAffinityMaskAndTheCgroupQuota() {
+        let status = "Name:\tfeedsim\nCpus_allowed:\tff,00000003\nCpus_allowed_list:\t0-1,32-39\n"
+        // 8 + 2 set bits; 16 online.
+        #expect(PipelinedBackend.usableProcessors(online: 16, status: status, cpuMax: nil) == 10)
+        // taskset -c 0: one processor, no pipeline.
+        #expect(PipelinedBackend.usableProcessors(online: 16, status: "Cpus_allowed:\t1\n", cpuMax: "max 100000\n") == 1)
+        // docker --cpus=1.5: 150,000 µs per 100,000 µs.
+        #expect(PipelinedBackend.usableProcessors(online: 16, status: status, cpuMax: "150000 100000\n") == 1.5)
+        // Nothing to read: the processors online.
+        #expect(PipelinedBackend.usableProcessors(online: 2, status: nil, cpuMax: nil) == 2)
+    }
+
     @Test func aShippedTraceOverASQLiteFileGivesTheSameReportPipelined() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pipeline-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)

@@ -54,8 +54,38 @@ public final class PipelinedBackend: ReplayBackend, @unchecked Sendable {
         if code != 0 { return nil }
     }
 
-    /// Whether pipelining can pay here: more than one processor is active.
-    public static var isWorthwhile: Bool { ProcessInfo.processInfo.activeProcessorCount > 1 }
+    /// Whether pipelining can pay here: this process may run on at least two processors at once
+    /// (its CPU affinity, as `taskset` sets it, and its cgroup's CPU quota, as `docker --cpus`
+    /// sets it). On one, the two threads would only take turns, the waiting one spinning.
+    public static var isWorthwhile: Bool { usableProcessors >= 2 }
+
+    /// Processors this thread may use at once: the processors online, fewer when its affinity mask
+    /// (`Cpus_allowed` in `/proc/thread-self/status`) or its cgroup v2 quota (`/sys/fs/cgroup/cpu.max`)
+    /// allows less.
+    static var usableProcessors: Double {
+        usableProcessors(
+            online: ProcessInfo.processInfo.activeProcessorCount,
+            status: (try? String(contentsOfFile: "/proc/thread-self/status", encoding: .utf8))
+                ?? (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)),
+            cpuMax: try? String(contentsOfFile: "/sys/fs/cgroup/cpu.max", encoding: .utf8))
+    }
+
+    /// ``usableProcessors`` from the texts it reads: `status` holds a line `Cpus_allowed:\tHEX`
+    /// (comma-separated 32-bit groups; one processor per set bit), `cpuMax` is `QUOTA PERIOD` or
+    /// `max PERIOD` (microseconds; `QUOTA / PERIOD` processors). Either may be missing.
+    static func usableProcessors(online: Int, status: String?, cpuMax: String?) -> Double {
+        var processors = Double(online)
+        if let line = status?.split(separator: "\n").first(where: { $0.hasPrefix("Cpus_allowed:") }) {
+            let hex = line.dropFirst("Cpus_allowed:".count).filter { $0.isHexDigit }
+            let allowed = hex.reduce(0) { $0 + (Int(String($1), radix: 16) ?? 0).nonzeroBitCount }
+            if allowed > 0 { processors = min(processors, Double(allowed)) }
+        }
+        let fields = cpuMax?.split(whereSeparator: { $0 == " " || $0 == "\n" }) ?? []
+        if fields.count == 2, let quota = Double(fields[0]), let period = Double(fields[1]), period > 0 {
+            processors = min(processors, quota / period)
+        }
+        return processors
+    }
 
     /// Runs every call still queued, then stops the thread. Idempotent; afterwards the wrapped
     /// backend may be used directly.
