@@ -129,11 +129,19 @@ import Testing
         }
         let inner = MemoryBackend(items: ReplayPipelineTests.items(400))
         let failingFrom: Int
+        /// How long a failing call takes, microseconds.
+        let failureMicroseconds: UInt32
         var calls = 0
-        init(failingFrom: Int) { self.failingFrom = failingFrom }
+        init(failingFrom: Int, failureMicroseconds: UInt32 = 0) {
+            self.failingFrom = failingFrom
+            self.failureMicroseconds = failureMicroseconds
+        }
         func check() throws {
             calls += 1
-            if calls >= failingFrom { throw Corrupt(call: calls) }
+            if calls >= failingFrom {
+                usleep(failureMicroseconds)
+                throw Corrupt(call: calls)
+            }
         }
         func page(_ request: FeedController.FetchRequest) throws -> Page {
             try check()
@@ -171,14 +179,60 @@ import Testing
         #expect(message(pipelined: true) == direct)
     }
 
-    /// Records which thread ran each call, in the order they ran.
+    @Test func aPermanentFailureOfACallStillInFlightAtTheEndEndsTheReplay() throws {
+        // Answers due long after the trace and its settling end: Init's page, the only call, is
+        // never waited for, and takes 50 ms to fail, longer than the whole replay: its failure is
+        // found only by the drain at the last frame.
+        let failingFrom = 1
+        let trace = TraceSynthesizer(model: .reader, duration: 2, seed: 1).generate()
+        let layout = LayoutConfiguration(kind: .grid, columns: 3)
+        let options = try Self.options(latency: .fixed(ms: 100_000))
+        for pipelined in [false, true] {
+            #expect(throws: CorruptingBackend.Corrupt.self, "pipelined: \(pipelined)") {
+                _ = try Self.replay(
+                    trace, backend: CorruptingBackend(failingFrom: failingFrom, failureMicroseconds: 50_000),
+                    pipelined: pipelined, layout: layout, options: options)
+            }
+        }
+    }
+
+    @Test func closingDropsTheCallsNotStartedAndLaterCallsRunOnTheCaller() throws {
+        let backend = ThreadRecordingBackend()
+        let pipeline = try #require(PipelinedBackend(backend))
+        let answers = (1...50).map { n in pipeline.startRows(ids: [Int64(n)]) }
+        pipeline.close()
+        // Each call takes 200 µs: most were still queued when it closed. Those started finished.
+        let ran = backend.log.withLock { $0.count }
+        #expect(ran < 50)
+        for (index, answer) in answers.enumerated() {
+            if index < ran {
+                #expect(try answer.wait().get().rows.map(\.id) == [Int64(index + 1)])
+            } else {
+                #expect(throws: PipelinedBackend.Closed.self) { try answer.wait().get() }
+            }
+        }
+        // After closing, a call runs at once on the caller's thread.
+        let late = pipeline.startRows(ids: [7])
+        #expect(late.isDone)
+        #expect(try late.wait().get().rows.map(\.id) == [7])
+        #expect(backend.log.withLock { pthread_equal($0.last!.thread, pthread_self()) != 0 })
+    }
+
+    /// Records which thread ran each call, in the order they ran, and how many ran at once.
     final class ThreadRecordingBackend: ReplayBackend, @unchecked Sendable {
         let inner = MemoryBackend(items: ReplayPipelineTests.items(100))
         let log = Mutex<[(call: String, thread: pthread_t)]>([])
-        func note(_ call: String) { log.withLock { $0.append((call, pthread_self())) } }
+        let inFlight = Atomic<Int>(0)
+        let mostAtOnce = Atomic<Int>(0)
+        func note(_ call: String) {
+            let now = inFlight.add(1, ordering: .sequentiallyConsistent).newValue
+            _ = mostAtOnce.max(now, ordering: .sequentiallyConsistent)
+            log.withLock { $0.append((call, pthread_self())) }
+            usleep(200)  // slower than the caller: calls queue up behind it
+            inFlight.subtract(1, ordering: .sequentiallyConsistent)
+        }
         func page(_ request: FeedController.FetchRequest) throws -> Page {
             note("page \(request.id)")
-            usleep(200)  // slower than the caller: calls queue up behind it
             return try inner.page(request)
         }
         func rows(ids: [Int64]) throws -> RowBatch {
@@ -195,33 +249,50 @@ import Testing
         }
     }
 
-    @Test func callsRunOnOneOtherThreadInIssueOrderAndCloseWaitsForThem() throws {
+    static let firstRequest = FeedController.FetchRequest(
+        id: 1, direction: .bottom, kind: .initial, query: .newest, limit: 5, generation: 0, attempt: 1)
+
+    @Test func callsRunOneAtATimeInIssueOrderAndDrainWaitsForThem() throws {
         let backend = ThreadRecordingBackend()
         let pipeline = try #require(PipelinedBackend(backend))
-        let request = FeedController.FetchRequest(
-            id: 1, direction: .bottom, kind: .initial, query: .newest, limit: 5, generation: 0, attempt: 1)
-        let first = pipeline.startPage(request)
+        let first = pipeline.startPage(Self.firstRequest)
         let rows = pipeline.startRows(ids: [3, 4])
         // An insert waits for the page and rows before it, and the page after it sees the new item.
         try pipeline.insertAtHead(count: 1, at: 10)
         #expect(first.isDone && rows.isDone)
-        var second = request
+        var second = Self.firstRequest
         second.id = 2
         let after = pipeline.startPage(second)
         let truth = pipeline.startGroundTruthCursors(after: Cursor(publishedAt: 1_000_500, id: 50), limit: 3)
-        pipeline.close()
+        pipeline.drain()
         #expect(after.isDone && truth.isDone)
+        pipeline.close()
         #expect(try first.wait().get().items.map(\.id) == [100, 99, 98, 97, 96])
         #expect(try after.wait().get().items.map(\.id) == [101, 100, 99, 98, 97])
         #expect(try rows.wait().get().rows.map(\.id) == [3, 4])
         #expect(try truth.wait().get().map(\.id) == [49, 48, 47])
-        let log = backend.log.withLock { $0 }
-        #expect(log.map(\.call) == ["page 1", "rows [3, 4]", "insert 1", "page 2", "truth 3"])
-        let caller = pthread_self()
-        #expect(Set(log.map(\.thread)).count == 1)
-        #expect(log.first?.thread != caller)
+        #expect(backend.log.withLock { $0.map(\.call) } == ["page 1", "rows [3, 4]", "insert 1", "page 2", "truth 3"])
+        // The caller may have run some of them itself while it waited: never two at once.
+        #expect(backend.mostAtOnce.load(ordering: .sequentiallyConsistent) == 1)
         // Closed twice: nothing left to run.
         pipeline.close()
+    }
+
+    @Test func aCallerThatDoesNotWaitHasItsCallsRunOnThePipelinesThread() throws {
+        let backend = ThreadRecordingBackend()
+        let pipeline = try #require(PipelinedBackend(backend))
+        defer { pipeline.close() }
+        let answers = (1...5).map { n in pipeline.startRows(ids: [Int64(n)]) }
+        // Not waiting (which could run them here): polling until the pipeline's thread has.
+        var polls = 0
+        while !answers.allSatisfy({ $0.isDone }), polls < 50_000 {
+            usleep(100)
+            polls += 1
+        }
+        #expect(answers.allSatisfy { $0.isDone })
+        let threads = backend.log.withLock { $0.map(\.thread) }
+        #expect(threads.count == 5)
+        #expect(!threads.contains { pthread_equal($0, pthread_self()) != 0 })
     }
 
     @Test func theProcessorsAllowedComeFromTheAffinityMaskAndTheCgroupQuota() {

@@ -249,6 +249,12 @@ public final class ReplaySession {
         if nextEvent >= events.count && now >= endOfInput {
             if !settling || now >= endOfInput + options.settleMs { finished = true }
         }
+        if finished, let pipeline {
+            // Calls still in flight at the end have run too: one that failed for good ends the
+            // replay, as it does when the backend is called on this thread.
+            pipeline.drain()
+            if let permanentFailure = pipeline.permanentFailure { throw permanentFailure }
+        }
         quiet = quiet && !layoutChangedThisFrame && anchorShiftThisFrame == 0 && update.cellsCreated == 0
             && update.cellsReused == 0 && update.cellsRecycled == 0 && update.cellsDiscarded == 0
             && update.enteredItemIDs.isEmpty && update.leftItemIDs.isEmpty && update.rowFetches.isEmpty

@@ -192,11 +192,16 @@ public enum ReplayBenchmark {
             backend: store.pages(feed: feed), insertPreset: try Preset.named(configuration.preset), seed: configuration.seed)
         let backend = RecordingBackend(wrapping: inner, keepsLog: keepsLog)
         let pipeline = pipelined ? PipelinedBackend(backend) : nil
-        let session = try ReplaySession(
-            trace: trace, layout: try configuration.layout.makeLayout(),
-            layoutDescription: configuration.layout.summary, backend: pipeline ?? backend,
-            options: configuration.options(maxLoadedItems: maxLoadedItems), axis: configuration.layout.scrollAxis)
-        return (session, backend, pipeline)
+        do {
+            let session = try ReplaySession(
+                trace: trace, layout: try configuration.layout.makeLayout(),
+                layoutDescription: configuration.layout.summary, backend: pipeline ?? backend,
+                options: configuration.options(maxLoadedItems: maxLoadedItems), axis: configuration.layout.scrollAxis)
+            return (session, backend, pipeline)
+        } catch {
+            pipeline?.close()
+            throw error
+        }
     }
 
     /// Seeds `count` items into a new file at `path` (feed `home`), returns the open store.
