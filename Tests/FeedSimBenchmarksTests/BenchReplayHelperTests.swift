@@ -80,18 +80,6 @@ import Testing
         #expect(backend.rowIDs == 2)
     }
 
-    @Test func theSimulatorsCostComesFromTheOneThreadReplay() {
-        // Store alone 50 ms; the replay as feedsim runs it (store calls on a second thread) 150 ms;
-        // on one thread 200 ms; 1,000 frames: 150/50 = 3, 200/50 = 4, (200 − 50) ms / 1,000 = 150 µs.
-        let baseline = ReplayBenchmark.Baseline(
-            work: ReplayBenchmark.StoreWork(), wallSeconds: 0.05, replayWallSeconds: 0.15, oneThreadWallSeconds: 0.2,
-            frames: 1000)
-        #expect(abs(baseline.ratio - 3) < 1e-12)
-        #expect(abs(baseline.oneThreadRatio - 4) < 1e-12)
-        #expect(abs(baseline.simulatorMicrosecondsPerFrame - 150) < 1e-9)
-        #expect(abs(baseline.oneThreadWallMs - 200) < 1e-9)
-    }
-
     @Test func storeCallsReplayedAloneDoTheSameReads() throws {
         let recorder = RecordingBackend(wrapping: MemoryBackend(items: Self.hundredItems()), keepsLog: true)
         _ = try recorder.page(Self.request(.newest, limit: 10))  // 10 stubs

@@ -53,51 +53,25 @@ extension ReplaySession {
             delivered += 1
             switch completion {
             case .page(let request, .success(let page)):
-                pageArrived(request, page: page)
+                recorder?.record(.pageAnswered(id: request.id, failure: nil, t: now))
+                process(controller.pageArrived(request, page: page, now: now), load: request.kind)
             case .page(let request, .failure(let error)):
-                pageFailed(request, error: error)
-            case .page(let request, .pipelined(let answer)):
-                switch answer.wait() {
-                case .success(let page): pageArrived(request, page: page)
-                case .failure(let error): pageFailed(request, error: "\(error)")
-                }
+                recorder?.record(.pageAnswered(id: request.id, failure: error, t: now))
+                process(controller.pageFailed(request, error: error, now: now))
             case .rows(let fetchID, let ids, let batch):
-                rowsArrived(fetchID: fetchID, ids: ids, batch: batch)
+                rowFetchLanded(ids: ids)
+                recorder?.record(.rowsAnswered(fetchID: fetchID, t: now))
+                _ = virtualizer.rowsArrived(fetchID: fetchID, batch: batch)
             case .rowsFailed(let fetchID, let ids):
-                rowsFailed(fetchID: fetchID, ids: ids)
-            case .pipelinedRows(let fetchID, let ids, let answer):
-                switch answer.wait() {
-                case .success(let batch): rowsArrived(fetchID: fetchID, ids: ids, batch: batch)
-                case .failure: rowsFailed(fetchID: fetchID, ids: ids)
-                }
+                rowFetchLanded(ids: ids)
+                recorder?.record(.rowsAnswered(fetchID: fetchID, t: now))  // answered without rows
+                rowFetchFailures += 1
+                virtualizer.rowsFailed(fetchID: fetchID)
             case .retryTick:
                 process(controller.tick(now: now))
             }
         }
         return delivered
-    }
-
-    private func pageArrived(_ request: FeedController.FetchRequest, page: Page) {
-        recorder?.record(.pageAnswered(id: request.id, failure: nil, t: now))
-        process(controller.pageArrived(request, page: page, now: now), load: request.kind)
-    }
-
-    private func pageFailed(_ request: FeedController.FetchRequest, error: String) {
-        recorder?.record(.pageAnswered(id: request.id, failure: error, t: now))
-        process(controller.pageFailed(request, error: error, now: now))
-    }
-
-    private func rowsArrived(fetchID: Int, ids: [Int64], batch: RowBatch) {
-        rowFetchLanded(ids: ids)
-        recorder?.record(.rowsAnswered(fetchID: fetchID, t: now))
-        _ = virtualizer.rowsArrived(fetchID: fetchID, batch: batch)
-    }
-
-    private func rowsFailed(fetchID: Int, ids: [Int64]) {
-        rowFetchLanded(ids: ids)
-        recorder?.record(.rowsAnswered(fetchID: fetchID, t: now))  // answered without rows
-        rowFetchFailures += 1
-        virtualizer.rowsFailed(fetchID: fetchID)
     }
 
     /// Moves the answers of a ``DeferredReplayBackend`` that arrived since the last frame onto the
@@ -194,12 +168,6 @@ extension ReplaySession {
                 deferred.append((.page(request, answer), latency, now, deferredIssueStamp?() ?? 0))
                 return
             }
-            // Run on the pipeline's thread meanwhile; due as the synchronous answer below (its
-            // backend answers on no clock) and queued now, in the same order.
-            if let pipeline {
-                queue.push(.page(request, .pipelined(pipeline.startPage(request))), at: now + latency)
-                return
-            }
             do {
                 let page = try backend.page(request)
                 queue.push(.page(request, .success(page)), at: now + backend.lastCallMilliseconds + latency)
@@ -240,11 +208,6 @@ extension ReplaySession {
             case .success:
                 if let answer = deferredBackend?.startRows(ids: fetch.itemIDs) {
                     deferred.append((.rows(fetchID: fetch.id, ids: fetch.itemIDs, answer), delay, now, deferredIssueStamp?() ?? 0))
-                    continue
-                }
-                if let pipeline {
-                    let answer = pipeline.startRows(ids: fetch.itemIDs)
-                    queue.push(.pipelinedRows(fetchID: fetch.id, ids: fetch.itemIDs, answer), at: now + delay)
                     continue
                 }
                 // A failed fetch (an HTTP API's 500, a dropped connection) is a failed batch, as an

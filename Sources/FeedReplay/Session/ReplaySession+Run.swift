@@ -25,37 +25,28 @@ extension ReplaySession {
     ///   - recorder: receives every frame and request (for the HTML report and Perfetto export);
     ///     `nil` records nothing. It sees every frame: a run of idle frames is handed over at once
     ///     (``ReplayRecorder/recordRepeated(frameIndices:refreshRate:)``), as the timeline takes it.
-    ///   - pipelined: run the backend's calls on a thread of their own (``PipelinedBackend``), so
-    ///     they overlap the simulation on a second core: the same report, sooner. Ignored on one
-    ///     processor or when the thread cannot be started. Off for callers that already run one
-    ///     replay per core (`feedsim sweep`).
     /// - Throws: ``LayoutError`` for a layout that cannot be prepared for the trace's viewport,
     ///   ``ReplayError`` for invalid options or an interruption, and the backend's errors.
     public static func run(
         trace: Trace, backend: any FeedBackend, largestID: Int64? = nil, layout: LayoutConfiguration,
         options: ReplayOptions, insertPreset: Preset, keepInserts: Bool = false,
-        shouldStop: @escaping () -> Bool = { false }, recorder: (any ReplayRecorder)? = nil, pipelined: Bool = false
+        shouldStop: @escaping () -> Bool = { false }, recorder: (any ReplayRecorder)? = nil
     ) throws -> ReplayResult {
         let store = try StoreBackend(backend: backend, insertPreset: insertPreset, seed: options.seed, largestID: largestID)
-        let pipeline = pipelined && PipelinedBackend.isWorthwhile ? PipelinedBackend(store) : nil
-        // Every call has run when this returns or throws; then the store is this thread's again.
-        defer { pipeline?.close() }
         let session = try ReplaySession(
-            trace: trace, layout: try layout.makeLayout(), layoutDescription: layout.summary,
-            backend: pipeline ?? store, options: options, axis: layout.scrollAxis)
+            trace: trace, layout: try layout.makeLayout(), layoutDescription: layout.summary, backend: store,
+            options: options, axis: layout.scrollAxis)
         session.recorder = recorder
         // Idle stretches are jumped over (``ReplayOptions/skipsIdleFrames``; the report is the same),
         // so a trace that rests for hours replays in moments.
         while try session.advanceFrame(skippingIdle: options.skipsIdleFrames) {
             if shouldStop() { throw ReplayError.interrupted }
         }
-        let result = session.result
-        pipeline?.close()
         if keepInserts {
             if shouldStop() { throw ReplayError.interrupted }
             try store.commitInserts()  // one transaction: all or nothing even if killed meanwhile
         }
-        return result
+        return session.result
     }
 
     /// Whether `trace` has `insert` events (a replay of it with `keepInserts` writes to the backend).

@@ -27,8 +27,6 @@ public final class ReplaySession {
     /// `backend` when it answers later (``DeferredReplayBackend``), decided once: a cast per
     /// request looked up the conformance every time.
     let deferredBackend: (any DeferredReplayBackend)?
-    /// `backend` when it runs its calls on a thread of its own (``PipelinedBackend``), decided once.
-    let pipeline: PipelinedBackend?
     public let options: ReplayOptions
     public let axis: ScrollAxis
     /// The layout as a carousel (its centred item is reported each frame), `nil` for other layouts.
@@ -74,9 +72,6 @@ public final class ReplaySession {
     /// The first ``FeedModel/PermanentBackendFailure`` a page or row call threw (a corrupt
     /// database file): the frame that met it ends the replay by throwing it.
     @exclusivity(unchecked) var permanentFailure: (any Error)?
-    /// Gap checks whose ground truth a ``PipelinedBackend`` is still reading, in check order
-    /// (``resolveGapChecks(waiting:)``).
-    @exclusivity(unchecked) var pendingGapChecks: [PendingGapCheck] = []
 
     // Report state.
     @exclusivity(unchecked) var violations: [ReplayReport.Violation] = []
@@ -124,8 +119,6 @@ public final class ReplaySession {
     enum Completion {
         case page(FeedController.FetchRequest, PageOutcome)
         case rows(fetchID: Int, ids: [Int64], RowBatch)
-        /// A row fetch a ``PipelinedBackend`` runs: rows or a failed batch once it is due.
-        case pipelinedRows(fetchID: Int, ids: [Int64], PipelinedAnswer<RowBatch>)
         case rowsFailed(fetchID: Int, ids: [Int64])
         case retryTick
     }
@@ -133,8 +126,6 @@ public final class ReplaySession {
     enum PageOutcome {
         case success(Page)
         case failure(String)
-        /// A page query a ``PipelinedBackend`` runs: its page or its failure once it is due.
-        case pipelined(PipelinedAnswer<Page>)
     }
 
     /// - Parameters:
@@ -153,7 +144,6 @@ public final class ReplaySession {
         self.layoutDescription = layoutDescription
         self.backend = backend
         self.deferredBackend = backend as? any DeferredReplayBackend
-        self.pipeline = backend as? PipelinedBackend
         self.options = options
         self.axis = axis
         self.carousel = layout as? CarouselLayout
@@ -222,7 +212,6 @@ public final class ReplaySession {
         now = Double(frame) * 1000 / trace.header.refreshRate
         layoutChangedThisFrame = false
         anchorShiftThisFrame = 0
-        if !pendingGapChecks.isEmpty { resolveGapChecks(waiting: false) }
         let marks = (transitions: transitions.count, violations: violations.count, taps: taps.count, rows: rowBatches)
         var quiet = try deliverDue() == 0
         while nextEvent < events.count, events[nextEvent].t <= now {
@@ -241,19 +230,13 @@ public final class ReplaySession {
         reportViewport(fromVirtualizer: true)
         issueRowFetches(update.rowFetches)
         let sample = record(update)
-        if let permanentFailure = permanentFailure ?? pipeline?.permanentFailure { throw permanentFailure }
+        if let permanentFailure { throw permanentFailure }
         frame += 1
         // After the last event: keep stepping while a fling, bounce or page load is still
         // under way, for at most `settleMs`.
         let endOfInput = events.last?.t ?? 0
         if nextEvent >= events.count && now >= endOfInput {
             if !settling || now >= endOfInput + options.settleMs { finished = true }
-        }
-        if finished, let pipeline {
-            // Calls still in flight at the end have run too: one that failed for good ends the
-            // replay, as it does when the backend is called on this thread.
-            pipeline.drain()
-            if let permanentFailure = pipeline.permanentFailure { throw permanentFailure }
         }
         quiet = quiet && !layoutChangedThisFrame && anchorShiftThisFrame == 0 && update.cellsCreated == 0
             && update.cellsReused == 0 && update.cellsRecycled == 0 && update.cellsDiscarded == 0
@@ -318,8 +301,7 @@ public final class ReplaySession {
 
     /// The report so far (complete once ``advanceFrame()`` returned `false`).
     public var result: ReplayResult {
-        if !pendingGapChecks.isEmpty { resolveGapChecks(waiting: true) }
-        return ReplayResult(report: makeReport(frames: frame), timeline: metrics.timeline)
+        ReplayResult(report: makeReport(frames: frame), timeline: metrics.timeline)
     }
 
     /// Whether the session still has something moving: a fling or bounce, a page load or a row fetch in flight.

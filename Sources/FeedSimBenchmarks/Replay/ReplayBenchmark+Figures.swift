@@ -15,9 +15,6 @@ extension ReplayBenchmark {
         public var frames: Int
         /// Fastest wall time of the repetitions, ms (session set-up, replay and report).
         public var wallMs: Double
-        /// Whether the store calls ran on a second thread (``FeedReplay/PipelinedBackend``), as
-        /// `feedsim replay` runs them where more than one processor is active.
-        public var pipelined: Bool
         /// frames ÷ wall seconds.
         public var framesPerSecond: Double
         /// simulated ms ÷ wall ms.
@@ -42,11 +39,10 @@ extension ReplayBenchmark {
         /// Invariant violations found (should be 0).
         public var violations: Int
 
-        init(report: ReplayReport, backend: RecordingBackend, wallSeconds: Double, pipelined: Bool) {
+        init(report: ReplayReport, backend: RecordingBackend, wallSeconds: Double) {
             simulatedMs = report.durationMs
             frames = report.frames
             wallMs = wallSeconds * 1000
-            self.pipelined = pipelined
             framesPerSecond = wallSeconds > 0 ? Double(report.frames) / wallSeconds : 0
             realTimeFactor = wallSeconds > 0 ? report.durationMs / (wallSeconds * 1000) : 0
             pagesInit = report.pages.`init`
@@ -62,7 +58,7 @@ extension ReplayBenchmark {
         }
 
         enum CodingKeys: String, CodingKey {
-            case frames, violations, pipelined
+            case frames, violations
             case simulatedMs = "simulated_ms"
             case wallMs = "wall_ms"
             case framesPerSecond = "frames_per_second"
@@ -103,32 +99,21 @@ extension ReplayBenchmark {
         public var work: StoreWork
         /// Fastest wall time of the store calls alone, ms.
         public var wallMs: Double
-        /// Replay wall time ÷ store-alone wall time. With the store calls on a second thread the
-        /// replay takes about as long as the larger of its simulation and its store calls, so this
-        /// can approach 1 only when the simulation costs less than the store.
+        /// Replay wall time ÷ store-alone wall time (≥ 1; 1 would mean the simulator costs nothing).
         public var ratio: Double
-        /// Fastest wall time of the replay with its store calls on its own thread, ms.
-        public var oneThreadWallMs: Double
-        /// ``oneThreadWallMs`` ÷ store-alone wall time (≥ 1; 1 would mean the simulator costs nothing).
-        public var oneThreadRatio: Double
-        /// (one-thread replay − store) wall time per simulated frame, µs: the simulator's own work.
+        /// (replay − store) wall time per simulated frame, µs: the simulator's own work.
         public var simulatorMicrosecondsPerFrame: Double
 
-        init(work: StoreWork, wallSeconds: Double, replayWallSeconds: Double, oneThreadWallSeconds: Double, frames: Int) {
+        init(work: StoreWork, wallSeconds: Double, replayWallSeconds: Double, frames: Int) {
             self.work = work
             wallMs = wallSeconds * 1000
             ratio = wallSeconds > 0 ? replayWallSeconds / wallSeconds : 0
-            oneThreadWallMs = oneThreadWallSeconds * 1000
-            oneThreadRatio = wallSeconds > 0 ? oneThreadWallSeconds / wallSeconds : 0
-            simulatorMicrosecondsPerFrame =
-                frames > 0 ? (oneThreadWallSeconds - wallSeconds) * 1e6 / Double(frames) : 0
+            simulatorMicrosecondsPerFrame = frames > 0 ? (replayWallSeconds - wallSeconds) * 1e6 / Double(frames) : 0
         }
 
         enum CodingKeys: String, CodingKey {
             case work, ratio
             case wallMs = "wall_ms"
-            case oneThreadWallMs = "one_thread_wall_ms"
-            case oneThreadRatio = "one_thread_ratio"
             case simulatorMicrosecondsPerFrame = "simulator_us_per_frame"
         }
     }

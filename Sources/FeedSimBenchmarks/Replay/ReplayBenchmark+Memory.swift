@@ -105,11 +105,9 @@ extension ReplayBenchmark {
         let store = try ItemStore(path: databasePath)
         _ = try store.stats()
         let trace = configuration.trace(durationS: memoryCase.durationS)
-        // As `feedsim replay` runs it: the calls on a pipeline's thread where that can pay.
-        let (session, backend, pipeline) = try makeSession(
+        let (session, backend) = try makeSession(
             trace: trace, store: store, configuration: configuration, maxLoadedItems: memoryCase.maxLoadedItems,
-            keepsLog: false, pipelined: PipelinedBackend.isWorthwhile)
-        defer { pipeline?.close() }
+            keepsLog: false)
         let before = ProcessMemory.status()
         let reset = ProcessMemory.resetPeak()
         let result = try session.run()

@@ -16,10 +16,7 @@ extension ReplayBenchmark.Report {
         var lines = [
             "bench replay: \(configuration)",
             "",
-            "speed (page dropping at \(maxLoadedItems) items; fastest of the repetitions; "
-                + (s.pipelined
-                    ? "store calls on a second thread, as feedsim replay runs them)"
-                    : "one processor: store calls on the replay's thread)"),
+            "speed (page dropping at \(maxLoadedItems) items; fastest of the repetitions)",
             "  simulated     \(f(s.simulatedMs / 1000, 1)) s in \(s.frames) frames",
             "  wall          \(f(s.wallMs, 1)) ms",
             "  frames/s      \(f(s.framesPerSecond, 0))",
@@ -35,9 +32,8 @@ extension ReplayBenchmark.Report {
                 + "\(baseline.work.groundTruthQueries) ground-truth queries (\(baseline.work.itemsRead) items read)",
             "  wall          \(f(baseline.wallMs, 1)) ms",
             "  ratio         \(f(baseline.ratio, 2))× (replay ÷ store alone; target ≤ "
-                + "\(f(ReplayBenchmark.storeRatioTarget, 1))×: \(baseline.ratio <= ReplayBenchmark.storeRatioTarget ? "met" : "NOT MET"))",
-            "  one thread    \(f(baseline.oneThreadWallMs, 1)) ms, \(f(baseline.oneThreadRatio, 2))× the store alone "
-                + "(store calls on the replay's thread); simulator \(f(baseline.simulatorMicrosecondsPerFrame, 2)) µs per frame",
+                + "\(f(ReplayBenchmark.storeRatioTarget, 1))×: \(baseline.ratio <= ReplayBenchmark.storeRatioTarget ? "met" : "NOT MET")); "
+                + "simulator \(f(baseline.simulatorMicrosecondsPerFrame, 2)) µs per frame",
             "",
             "memory (each case in its own process; KiB of VmRSS growth over the replay)",
             pad("case", 34) + lpad("depth", 8) + lpad("loaded", 8) + lpad("rss before", 12) + lpad("peak +", 10)
@@ -63,8 +59,6 @@ extension ReplayBenchmark.Report {
             "",
             "how: wall time on the monotonic clock around session set-up, replay and report (the trace is built",
             "  once before); the baseline issues the page, row and ground-truth calls the first replay recorded.",
-            "  Each round times the replay as feedsim replay runs it, then on one thread; the simulator's cost",
-            "  per frame is the one-thread replay's time over the store alone.",
             "  memory: a fresh process per case (VmHWM is process-wide and only grows; freed memory stays with",
             "  the allocator), which opens the store, scans it once so SQLite's bounded page cache is full,",
             "  builds the trace and session, reads VmRSS, resets VmHWM (/proc/self/clear_refs), replays, and",

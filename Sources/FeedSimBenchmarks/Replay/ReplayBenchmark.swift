@@ -17,11 +17,8 @@ import Foundation
 /// 2. synthesizes a ``Configuration/durationS``-second trace of the ``SynthModel/flinger`` model
 ///    (flings of 2,000–4,500 pt/s every ~250 ms, 10 % back up: it pages deepest of the models),
 ///    replays it ``Configuration/repetitions`` times through ``ReplaySession`` on the large file
-///    with page dropping on, its store calls on a second thread (``FeedReplay/PipelinedBackend``)
-///    as `feedsim replay` runs them where more than one processor is active, and keeps the fastest
-///    wall time: simulated frames per second and the real-time factor (simulated ms ÷ wall ms;
-///    target ≥ ``realTimeTarget``); each round also times the replay on one thread, whose time
-///    over the store's gives the simulator's own cost per frame;
+///    with page dropping on, and keeps the fastest wall time: simulated frames per second and the
+///    real-time factor (simulated ms ÷ wall ms; target ≥ ``realTimeTarget``);
 /// 3. the baseline: the store calls that replay made (page queries, row fetches, ground-truth
 ///    checks), recorded in order and issued back to back on the same store without the simulator;
 ///    the ratio replay ÷ store is the simulator's overhead over the store it drives;
@@ -117,9 +114,7 @@ public enum ReplayBenchmark {
         _ = try seed(path: smallPath, count: configuration.items / 10, preset: preset, seed: configuration.seed)
 
         let trace = configuration.trace(durationS: configuration.durationS)
-        let pipelined = PipelinedBackend.isWorthwhile
         var best = Double.infinity
-        var oneThreadBest = Double.infinity
         var recorded: (result: ReplayResult, backend: RecordingBackend)?
         for round in 1...configuration.repetitions {
             progress("replay \(round) of \(configuration.repetitions)")
@@ -127,22 +122,13 @@ public enum ReplayBenchmark {
             let seconds = try time {
                 outcome = try replay(
                     trace: trace, store: store, configuration: configuration,
-                    maxLoadedItems: configuration.maxLoadedItems, keepsLog: round == 1, pipelined: pipelined)
+                    maxLoadedItems: configuration.maxLoadedItems, keepsLog: round == 1)
             }
             best = min(best, seconds)
             if recorded == nil { recorded = outcome }
-            // The same replay with its store calls on its own thread, in the same round (the same
-            // machine noise): the simulator's own cost, which the pipeline hides but does not remove.
-            oneThreadBest = min(
-                oneThreadBest,
-                try time {
-                    _ = try replay(
-                        trace: trace, store: store, configuration: configuration,
-                        maxLoadedItems: configuration.maxLoadedItems, keepsLog: false, pipelined: false)
-                })
         }
         guard let (result, backend) = recorded else { preconditionFailure("at least one repetition") }
-        let speed = Speed(report: result.report, backend: backend, wallSeconds: best, pipelined: pipelined)
+        let speed = Speed(report: result.report, backend: backend, wallSeconds: best)
 
         var storeBest = Double.infinity
         var storeWork = StoreWork()
@@ -153,9 +139,7 @@ public enum ReplayBenchmark {
                 seed: configuration.seed)
             storeBest = min(storeBest, try time { storeWork = try replayCalls(backend.log, on: direct) })
         }
-        let baseline = Baseline(
-            work: storeWork, wallSeconds: storeBest, replayWallSeconds: best, oneThreadWallSeconds: oneThreadBest,
-            frames: speed.frames)
+        let baseline = Baseline(work: storeWork, wallSeconds: storeBest, replayWallSeconds: best, frames: speed.frames)
 
         var probes: [MemoryProbe] = []
         for memoryCase in MemoryCase.standard(configuration) {
@@ -168,40 +152,29 @@ public enum ReplayBenchmark {
             comparisons: MemoryComparison.standard(probes))
     }
 
-    /// One replay of `trace` on `store`'s `home` feed through a ``RecordingBackend``; with
-    /// `pipelined`, its calls on a ``FeedReplay/PipelinedBackend`` as `feedsim replay` runs them.
+    /// One replay of `trace` on `store`'s `home` feed through a ``RecordingBackend``.
     static func replay(
-        trace: Trace, store: ItemStore, configuration: Configuration, maxLoadedItems: Int?, keepsLog: Bool,
-        pipelined: Bool
+        trace: Trace, store: ItemStore, configuration: Configuration, maxLoadedItems: Int?, keepsLog: Bool
     ) throws -> (ReplayResult, RecordingBackend) {
         let session = try makeSession(
             trace: trace, store: store, configuration: configuration, maxLoadedItems: maxLoadedItems,
-            keepsLog: keepsLog, pipelined: pipelined)
-        defer { session.pipeline?.close() }
+            keepsLog: keepsLog)
         return (try session.session.run(), session.backend)
     }
 
-    /// A session on `store`'s `home` feed with a recording backend, ready to run; with `pipelined`
-    /// the calls run on the returned pipeline's thread (close it when done).
+    /// A session on `store`'s `home` feed with a recording backend, ready to run.
     static func makeSession(
-        trace: Trace, store: ItemStore, configuration: Configuration, maxLoadedItems: Int?, keepsLog: Bool,
-        pipelined: Bool = false
-    ) throws -> (session: ReplaySession, backend: RecordingBackend, pipeline: PipelinedBackend?) {
+        trace: Trace, store: ItemStore, configuration: Configuration, maxLoadedItems: Int?, keepsLog: Bool
+    ) throws -> (session: ReplaySession, backend: RecordingBackend) {
         let feed = try store.requireFeed(named: "home")
         let inner = try StoreBackend(
             backend: store.pages(feed: feed), insertPreset: try Preset.named(configuration.preset), seed: configuration.seed)
         let backend = RecordingBackend(wrapping: inner, keepsLog: keepsLog)
-        let pipeline = pipelined ? PipelinedBackend(backend) : nil
-        do {
-            let session = try ReplaySession(
-                trace: trace, layout: try configuration.layout.makeLayout(),
-                layoutDescription: configuration.layout.summary, backend: pipeline ?? backend,
-                options: configuration.options(maxLoadedItems: maxLoadedItems), axis: configuration.layout.scrollAxis)
-            return (session, backend, pipeline)
-        } catch {
-            pipeline?.close()
-            throw error
-        }
+        let session = try ReplaySession(
+            trace: trace, layout: try configuration.layout.makeLayout(),
+            layoutDescription: configuration.layout.summary, backend: backend,
+            options: configuration.options(maxLoadedItems: maxLoadedItems), axis: configuration.layout.scrollAxis)
+        return (session, backend)
     }
 
     /// Seeds `count` items into a new file at `path` (feed `home`), returns the open store.

@@ -78,7 +78,7 @@ let replayCommand = Command(
             result = try ReplaySession.run(
                 trace: trace, backend: try database.backend(feedNamed: arguments.value("--feed") ?? "home"),
                 largestID: try database.largestItemID(), layout: layout, options: options, insertPreset: preset,
-                keepInserts: keepInserts, shouldStop: Interruption.shared.shouldStop, recorder: recording, pipelined: true)
+                keepInserts: keepInserts, shouldStop: Interruption.shared.shouldStop, recorder: recording)
         } catch ReplayError.interrupted {
             // Exit 130. Read-only, or with --keep-inserts the inserts are written only at the end.
             throw InterruptedCommand(

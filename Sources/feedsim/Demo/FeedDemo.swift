@@ -74,7 +74,7 @@ enum FeedDemo {
             let trace = try Trace.read(from: String(decoding: try seeds.data(file), as: UTF8.self), file: seeds.path(file))
             let result = try ReplaySession.run(
                 trace: trace, backend: store.pages(feed: try store.requireFeed(named: plan.feed)), layout: plan.layout,
-                options: options, insertPreset: insertPreset, recorder: recorder(trace), pipelined: true)
+                options: options, insertPreset: insertPreset, recorder: recorder(trace))
             return Run(title: plan.title, trace: plan.trace, feed: plan.feed, result: result)
         }
     }
