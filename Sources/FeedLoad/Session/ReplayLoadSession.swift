@@ -24,7 +24,13 @@ import FeedResources
 /// order, anchor drift) are counted by kind.
 public final class ReplayLoadSession: LoadSession {
     /// Most frames one step runs before it hands its worker back to the scheduler.
-    public static let maxFramesPerStep = 16
+    /// At `--time-scale max` every frame is due, so a step runs this many: 128 frames are ~0.3 ms of
+    /// simulation plus their queries, short beside the run's one-second checks. With 16 the steps'
+    /// own cost (clock reads, flushing the query timings, the scheduler's turn) was ~10 µs of a
+    /// page's ~175 µs in `bench load`'s replay sessions; 128 gave 6–8 % more pages/s (`feedsim load
+    /// --sessions 2 --workers 2 --time-scale max --model flinger`, 2 of 3 alternating runs; the
+    /// third −2 %).
+    public static let maxFramesPerStep = 128
 
     public let index: Int
     /// Speed-up of virtual time over wall time; `nil` for no waiting.
