@@ -58,7 +58,8 @@ extension ReplayBenchmark.Report {
         lines += [
             "",
             "how: wall time on the monotonic clock around session set-up, replay and report (the trace is built",
-            "  once before); the baseline issues the page, row and ground-truth calls the first replay recorded.",
+            "  once before); the baseline issues the page, row and ground-truth calls the first replay recorded,",
+            "  once after each replay (rounds alternate, so a slow spell of the machine falls on both sides).",
             "  memory: a fresh process per case (VmHWM is process-wide and only grows; freed memory stays with",
             "  the allocator), which opens the store, scans it once so SQLite's bounded page cache is full,",
             "  builds the trace and session, reads VmRSS, resets VmHWM (/proc/self/clear_refs), replays, and",
