@@ -74,6 +74,22 @@ struct ConventionServerTests {
         #expect(http.audit.examples.contains { $0.problem == .cursorUnchanged && $0.url.hasSuffix("starting_after=119") })
     }
 
+    @Test func anEmptyPageThatSaysMoreExistIsReportedNotTakenForTheEnd() throws {
+        // Page 1 is the newest 5 (123...119); page 2 (after 119) is empty with has_more true: a
+        // Stripe cursor is the last item's id, so there is nothing to ask for the rest with.
+        let server = try ConventionServer(convention: "stripe", mode: "empty-more")
+        let http = try backend(server, "stripe", truth: true)
+        let walk = try http.walk(pageSize: 5)
+        #expect(walk.items.map(\.id) == Array(Self.feedOrder.prefix(5)))
+        #expect(walk.pages == 2)
+        #expect(walk.ending == "no cursor")
+        #expect(http.audit.counts[.noCursor] == 1)
+        #expect(http.audit.examples.contains { $0.problem == .noCursor && $0.url.hasSuffix("starting_after=119") })
+        // As with a cursor handed back unchanged, the API's fault ended the walk: the truth's 23
+        // items less the 5 received were skipped.
+        #expect(http.audit.counts[.skippedItem] == 18)
+    }
+
     @Test func repeatedLinkCursorIsReportedAndEndsTheWalk() throws {
         // Page 2's rel="next" is the URL just requested (after=119).
         let server = try ConventionServer(convention: "link", mode: "repeat-cursor")

@@ -21,6 +21,7 @@ Broken modes, to check that a client reports each one:
   --mode slow=MS          every page after the first is answered after MS milliseconds
   --mode swap-order       every page after the first has its first two items swapped (stripe)
   --mode drop-created     every page after the first has no 'created' in its third item (stripe)
+  --mode empty-more       every page after the first is empty but says more exist (stripe)
   --mode require-header=NAME:VALUE
                           answers 401 to a request without that header and value
 
@@ -128,6 +129,8 @@ class Handler(BaseHTTPRequestHandler):
                 data[0], data[1] = data[1], data[0]
             if mode == "drop-created" and later_page and len(data) >= 3:
                 data[2] = {key: value for key, value in data[2].items() if key != "created"}
+            if mode == "empty-more" and later_page:
+                data, has_more = [], True
             return self.send_json(200, {"object": "list", "data": data, "has_more": has_more}, cut=cut)
         if Handler.convention == "relay":
             edges = [{"cursor": "c:%d" % item["id"], "node": item} for item in page]

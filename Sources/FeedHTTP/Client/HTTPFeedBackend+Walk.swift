@@ -48,7 +48,17 @@ extension HTTPFeedBackend {
                 ending = "cursor handed back unchanged"
                 break
             }
-            guard fetched.page.hasMoreAfter, let token = fetched.nextToken else { break }
+            guard fetched.page.hasMoreAfter else { break }
+            guard let token = fetched.nextToken else {
+                // More exists, says the API, but nothing to ask for it with (an empty page, in a
+                // convention whose cursor is the last item's): not the end of the feed.
+                audit.record(
+                    .noCursor, url: fetched.url,
+                    "the page says more items exist but gives no cursor to ask for them"
+                        + (fetched.page.items.isEmpty ? " (it holds no item)" : ""))
+                ending = "no cursor"
+                break
+            }
             request = .after(fetched.page.lastCursor ?? bound(of: request), token)
         }
         if let truth {

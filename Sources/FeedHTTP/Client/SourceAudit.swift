@@ -29,7 +29,9 @@ public struct SourceAudit: Sendable, Equatable {
         case duplicateItem = "duplicate_item"
         /// The next cursor equals the one just sent: following it would ask for the same page forever.
         case cursorUnchanged = "cursor_unchanged"
-        /// More was asked after an item whose cursor the API never gave.
+        /// More was asked after an item whose cursor the API never gave, or a page said more items
+        /// exist but gave no cursor to ask for them (an empty page whose convention takes the
+        /// cursor from the last item).
         case noCursor = "no_cursor"
         /// Items the ground truth holds that a walk never received (with `--truth-db`).
         case skippedItem = "skipped_item"
