@@ -184,7 +184,7 @@ struct BadInputProcessTests {
                 atPath: RealData.packageFile(resource).path, toPath: root.appendingPathComponent(resource).path)
         }
         let binary = directory.appendingPathComponent("feedsim-copy").path
-        try FileManager.default.copyItem(atPath: try #require(FeedsimProcess.binary).path, toPath: binary)
+        try ExecutableCopy.copy(try #require(FeedsimProcess.binary).path, to: binary)  // see ExecutableCopy
         for (file, mode) in [
             (directory.path, 0o755), (readOnly.path, 0o755), (db, 0o444), (binary, 0o755), (trace, 0o644), (root.path, 0o755),
         ] {

@@ -15,7 +15,7 @@ import Testing
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("feedsim-alone-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         binary = directory.appendingPathComponent("feedsim")
-        try FileManager.default.copyItem(at: built, to: binary)
+        try ExecutableCopy.copy(built.path, to: binary.path)  // not in this process: see ExecutableCopy
     }
 
     /// Runs the copy in `directory` with `FEEDSIM_ROOT` removed (plus `environment`); returns the
