@@ -100,7 +100,6 @@ private func writeReportOutputs(
         perfetto: arguments.value("--perfetto"))
 }
 
-
 /// Prints the summary or JSON and writes `--report` and `--timeline` files.
 func writeReplayOutputs(_ result: ReplayResult, arguments: ParsedArguments) throws {
     let json = try result.report.jsonData()

@@ -76,12 +76,12 @@ enum SourceOptions {
             if let port = url.port, !(1...65_535).contains(port) {
                 throw UsageError.badValue("--source", "port \(port) is outside 1...65535")
             }
-            // The URL is printed in summaries and walk output and kept in the JSON report: a
-            // password in it was shown and stored in clear.
             // Both: the certificate would be checked against --cacert and not checked at all.
             if arguments.flag("--insecure"), arguments.value("--cacert") != nil {
                 throw UsageError("--insecure skips the certificate check --cacert sets up: give one of them", showsUsage: false)
             }
+            // The URL is printed in summaries and walk output and kept in the JSON report: a
+            // password in it was shown and stored in clear.
             if url.user != nil || url.password != nil {
                 throw UsageError.badValue(
                     "--source",
