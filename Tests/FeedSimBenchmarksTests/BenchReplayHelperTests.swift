@@ -1,5 +1,6 @@
 import FeedEngine
 import FeedModel
+import Foundation
 import Testing
 
 @testable import FeedSimBenchmarks
@@ -95,6 +96,33 @@ import Testing
         #expect(work.insertsSkipped == 1)
         #expect(fresh.items.count == 100)  // the baseline never writes
         #expect(fresh.pageCalls == 1 && fresh.rowCalls == 1)
+    }
+
+    /// A backend whose row calls take at least 20 ms (a sleep) and whose other calls return at once.
+    final class SlowRowsBackend: ReplayBackend {
+        let inner = MemoryBackend(items: BenchReplayHelperTests.hundredItems())
+        func page(_ request: FeedController.FetchRequest) throws -> Page { try inner.page(request) }
+        func rows(ids: [Int64]) throws -> RowBatch {
+            usleep(20_000)
+            return try inner.rows(ids: ids)
+        }
+        func insertAtHead(count: Int, at t: Double) throws { try inner.insertAtHead(count: count, at: t) }
+        func groundTruth(after cursor: Cursor, limit: Int) throws -> [Item] {
+            try inner.groundTruth(after: cursor, limit: limit)
+        }
+    }
+
+    @Test func timedCallsAddUpTheInnerBackendsTimeAndUntimedOnesNothing() throws {
+        let timed = RecordingBackend(wrapping: SlowRowsBackend(), keepsLog: false, timesCalls: true)
+        _ = try timed.page(Self.request(.newest, limit: 10))
+        _ = try timed.rows(ids: [100, 99])
+        _ = try timed.rows(ids: [98])
+        // Two sleeps of 20 ms each inside the row calls: at least 40 ms (a sleep never ends early).
+        #expect(timed.callNanoseconds >= 40_000_000)
+        let untimed = RecordingBackend(wrapping: SlowRowsBackend(), keepsLog: false)
+        _ = try untimed.rows(ids: [100])
+        #expect(untimed.callNanoseconds == 0)
+        #expect(untimed.rowCalls == 1)
     }
 
     static func probe(depth: Int, peakGrowth: Int, endGrowth: Int, dropping: Bool, duration: Double)

@@ -32,6 +32,11 @@ public final class RecordingBackend: ReplayBackend {
     public let inner: any ReplayBackend
     /// Whether ``log`` is kept (off for memory measurements, where it would be the growth measured).
     public let keepsLog: Bool
+    /// Whether each call to ``inner`` is timed into ``callNanoseconds`` (two clock reads per call:
+    /// on only for a round whose own wall time is not a benchmark figure).
+    public let timesCalls: Bool
+    /// Wall time spent inside ``inner``'s calls, nanoseconds (0 unless ``timesCalls``).
+    public private(set) var callNanoseconds: UInt64 = 0
     public private(set) var log: [Call] = []
     /// The oldest cursor any page returned (the deepest point in feed order), `nil` before the first page.
     public private(set) var deepestCursor: Cursor?
@@ -44,15 +49,32 @@ public final class RecordingBackend: ReplayBackend {
     public private(set) var groundTruthCalls = 0
     public private(set) var insertCalls = 0
 
-    public init(wrapping inner: any ReplayBackend, keepsLog: Bool) {
+    public init(wrapping inner: any ReplayBackend, keepsLog: Bool, timesCalls: Bool = false) {
         self.inner = inner
         self.keepsLog = keepsLog
+        self.timesCalls = timesCalls
+    }
+
+    /// `body`, timed into ``callNanoseconds`` when ``timesCalls``.
+    @inline(__always)
+    private func timed<T>(_ body: () throws -> T) rethrows -> T {
+        guard timesCalls else { return try body() }
+        let start = Self.monotonicNanoseconds()
+        defer { callNanoseconds &+= Self.monotonicNanoseconds() &- start }
+        return try body()
+    }
+
+    /// `CLOCK_MONOTONIC` in nanoseconds.
+    private static func monotonicNanoseconds() -> UInt64 {
+        var time = timespec()
+        guard clock_gettime(CLOCK_MONOTONIC, &time) == 0 else { return 0 }
+        return UInt64(time.tv_sec) &* 1_000_000_000 &+ UInt64(time.tv_nsec)
     }
 
     public func page(_ request: FeedController.FetchRequest) throws -> Page {
         pageCalls += 1
         if keepsLog { log.append(.page(request)) }
-        let page = try inner.page(request)
+        let page = try timed { try inner.page(request) }
         noteDepth(page.items)
         return page
     }
@@ -61,19 +83,19 @@ public final class RecordingBackend: ReplayBackend {
         rowCalls += 1
         rowIDs += ids.count
         if keepsLog { log.append(.rows(ids: ids)) }
-        return try inner.rows(ids: ids)
+        return try timed { try inner.rows(ids: ids) }
     }
 
     public func insertAtHead(count: Int, at t: Double) throws {
         insertCalls += 1
         if keepsLog { log.append(.insert(count: count, t: t)) }
-        try inner.insertAtHead(count: count, at: t)
+        try timed { try inner.insertAtHead(count: count, at: t) }
     }
 
     public func groundTruth(after cursor: Cursor, limit: Int) throws -> [Item] {
         groundTruthCalls += 1
         if keepsLog { log.append(.groundTruth(after: cursor, limit: limit)) }
-        return try inner.groundTruth(after: cursor, limit: limit)
+        return try timed { try inner.groundTruth(after: cursor, limit: limit) }
     }
 
     /// The gap check's read (what the replay calls): counted as a ground-truth call and logged as
@@ -81,7 +103,7 @@ public final class RecordingBackend: ReplayBackend {
     public func groundTruthCursors(after cursor: Cursor, limit: Int) throws -> [Cursor] {
         groundTruthCalls += 1
         if keepsLog { log.append(.groundTruthCursors(after: cursor, limit: limit)) }
-        return try inner.groundTruthCursors(after: cursor, limit: limit)
+        return try timed { try inner.groundTruthCursors(after: cursor, limit: limit) }
     }
 
     /// Counts the items of a page that lie beyond the deepest cursor so far.

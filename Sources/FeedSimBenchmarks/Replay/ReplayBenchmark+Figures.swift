@@ -101,20 +101,37 @@ extension ReplayBenchmark {
         public var wallMs: Double
         /// Replay wall time ÷ store-alone wall time (≥ 1; 1 would mean the simulator costs nothing).
         public var ratio: Double
-        /// (replay − store) wall time per simulated frame, µs: the simulator's own work.
+        /// (replay − store alone) wall time per simulated frame, µs: the simulator's own work, plus
+        /// what its store calls lose to running between frames (``storeInReplayMs``).
         public var simulatorMicrosecondsPerFrame: Double
+        /// The same store calls' wall time inside a replay (the fastest of one more replay per round,
+        /// timed call by call, its own wall time no target's figure), ms: more than ``wallMs`` by what running between frames of
+        /// simulation costs them (SQLite's code and pages evicted from the CPU caches meanwhile).
+        public var storeInReplayMs: Double
+        /// That replay's wall time less its store calls, per frame, µs: the simulator's own work alone.
+        public var simulatorAloneMicrosecondsPerFrame: Double
 
-        init(work: StoreWork, wallSeconds: Double, replayWallSeconds: Double, frames: Int) {
+        /// - Parameters:
+        ///   - insideReplay: the fastest timed replay's wall time and the time inside its store calls, seconds.
+        init(
+            work: StoreWork, wallSeconds: Double, replayWallSeconds: Double, frames: Int,
+            insideReplay: (replaySeconds: Double, callSeconds: Double)
+        ) {
             self.work = work
             wallMs = wallSeconds * 1000
             ratio = wallSeconds > 0 ? replayWallSeconds / wallSeconds : 0
             simulatorMicrosecondsPerFrame = frames > 0 ? (replayWallSeconds - wallSeconds) * 1e6 / Double(frames) : 0
+            storeInReplayMs = insideReplay.callSeconds * 1000
+            simulatorAloneMicrosecondsPerFrame =
+                frames > 0 ? (insideReplay.replaySeconds - insideReplay.callSeconds) * 1e6 / Double(frames) : 0
         }
 
         enum CodingKeys: String, CodingKey {
             case work, ratio
             case wallMs = "wall_ms"
             case simulatorMicrosecondsPerFrame = "simulator_us_per_frame"
+            case storeInReplayMs = "store_in_replay_ms"
+            case simulatorAloneMicrosecondsPerFrame = "simulator_alone_us_per_frame"
         }
     }
 

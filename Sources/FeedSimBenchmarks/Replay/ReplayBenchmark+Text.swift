@@ -34,6 +34,9 @@ extension ReplayBenchmark.Report {
             "  ratio         \(f(baseline.ratio, 2))× (replay ÷ store alone; target ≤ "
                 + "\(f(ReplayBenchmark.storeRatioTarget, 1))×: \(baseline.ratio <= ReplayBenchmark.storeRatioTarget ? "met" : "NOT MET")); "
                 + "simulator \(f(baseline.simulatorMicrosecondsPerFrame, 2)) µs per frame",
+            "  in a replay   \(f(baseline.storeInReplayMs, 1)) ms (the same calls timed one by one inside a replay: "
+                + "\(f(baseline.wallMs > 0 ? baseline.storeInReplayMs / baseline.wallMs : 0, 2))× alone); "
+                + "simulator alone \(f(baseline.simulatorAloneMicrosecondsPerFrame, 2)) µs per frame",
             "",
             "memory (each case in its own process; KiB of VmRSS growth over the replay)",
             pad("case", 34) + lpad("depth", 8) + lpad("loaded", 8) + lpad("rss before", 12) + lpad("peak +", 10)
@@ -60,6 +63,9 @@ extension ReplayBenchmark.Report {
             "how: wall time on the monotonic clock around session set-up, replay and report (the trace is built",
             "  once before); the baseline issues the page, row and ground-truth calls the first replay recorded,",
             "  once after each replay (rounds alternate, so a slow spell of the machine falls on both sides).",
+            "  in a replay: each round ends with one more replay whose store calls are timed (two clock reads",
+            "  each; its wall time is no target's figure; the fastest counts): beyond the calls alone is what",
+            "  running between frames of simulation costs them.",
             "  memory: a fresh process per case (VmHWM is process-wide and only grows; freed memory stays with",
             "  the allocator), which opens the store, scans it once so SQLite's bounded page cache is full,",
             "  builds the trace and session, reads VmRSS, resets VmHWM (/proc/self/clear_refs), replays, and",

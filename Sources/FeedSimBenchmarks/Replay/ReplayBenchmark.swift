@@ -123,6 +123,7 @@ public enum ReplayBenchmark {
         var storeBest = Double.infinity
         var storeWork = StoreWork()
         var recorded: (result: ReplayResult, backend: RecordingBackend)?
+        var insideReplay = (replaySeconds: Double.infinity, callSeconds: 0.0)
         for round in 1...configuration.repetitions {
             progress("replay \(round) of \(configuration.repetitions)")
             var outcome: (ReplayResult, RecordingBackend)?
@@ -139,10 +140,22 @@ public enum ReplayBenchmark {
                 backend: store.pages(feed: try store.requireFeed(named: "home")), insertPreset: preset,
                 seed: configuration.seed)
             storeBest = min(storeBest, try time { storeWork = try replayCalls(log, on: direct) })
+            // Then a replay whose store calls are timed one by one (its wall time no target's figure):
+            // what the calls cost inside a replay, between frames of simulation. The fastest counts.
+            progress("replay with its store calls timed, \(round) of \(configuration.repetitions)")
+            let timedSession = try makeSession(
+                trace: trace, store: store, configuration: configuration,
+                maxLoadedItems: configuration.maxLoadedItems, keepsLog: false, timesCalls: true)
+            let timedSeconds = try time { _ = try timedSession.session.run() }
+            if timedSeconds < insideReplay.replaySeconds {
+                insideReplay = (timedSeconds, Double(timedSession.backend.callNanoseconds) / 1e9)
+            }
         }
         guard let (result, backend) = recorded else { preconditionFailure("at least one repetition") }
         let speed = Speed(report: result.report, backend: backend, wallSeconds: best)
-        let baseline = Baseline(work: storeWork, wallSeconds: storeBest, replayWallSeconds: best, frames: speed.frames)
+        let baseline = Baseline(
+            work: storeWork, wallSeconds: storeBest, replayWallSeconds: best, frames: speed.frames,
+            insideReplay: insideReplay)
 
         var probes: [MemoryProbe] = []
         for memoryCase in MemoryCase.standard(configuration) {
@@ -167,12 +180,13 @@ public enum ReplayBenchmark {
 
     /// A session on `store`'s `home` feed with a recording backend, ready to run.
     static func makeSession(
-        trace: Trace, store: ItemStore, configuration: Configuration, maxLoadedItems: Int?, keepsLog: Bool
+        trace: Trace, store: ItemStore, configuration: Configuration, maxLoadedItems: Int?, keepsLog: Bool,
+        timesCalls: Bool = false
     ) throws -> (session: ReplaySession, backend: RecordingBackend) {
         let feed = try store.requireFeed(named: "home")
         let inner = try StoreBackend(
             backend: store.pages(feed: feed), insertPreset: try Preset.named(configuration.preset), seed: configuration.seed)
-        let backend = RecordingBackend(wrapping: inner, keepsLog: keepsLog)
+        let backend = RecordingBackend(wrapping: inner, keepsLog: keepsLog, timesCalls: timesCalls)
         let session = try ReplaySession(
             trace: trace, layout: try configuration.layout.makeLayout(),
             layoutDescription: configuration.layout.summary, backend: backend,
