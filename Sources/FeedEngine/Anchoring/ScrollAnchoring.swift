@@ -69,11 +69,14 @@ public enum ScrollAnchoring {
     ///   - load: the kind of the request whose answer produced `change` (the driver knows it from the
     ///     ``FeedController/pageArrived(_:page:now:)`` call); `.prepend` anchors a prepend even at the
     ///     very top. `nil` (unknown, or not a page answer) keeps the at-top rule.
+    ///   - viewportElements: the layout's answer for the viewport rect before the change, when the
+    ///     caller has asked for it already (the replay's anchor measurement does); `nil` asks here.
     /// - Throws: ``LayoutError`` from `prepare` on `replace`.
-    /// - Complexity: two visible-rect queries of the layout plus the layout's own update cost.
+    /// - Complexity: one visible-rect query of the layout (none with `viewportElements`) plus the
+    ///   layout's own update cost.
     public static func apply(
         _ change: FeedChange, to layout: any CollectionLayout, contentOffset: Point, viewport: Size,
-        axis: ScrollAxis = .vertical, load: FeedController.LoadKind? = nil
+        axis: ScrollAxis = .vertical, load: FeedController.LoadKind? = nil, viewportElements: [LayoutAttributes]? = nil
     ) throws -> Outcome {
         let offset = axis.component(of: contentOffset)
         let countBefore = layout.itemCount
@@ -94,7 +97,8 @@ public enum ScrollAnchoring {
         } else {
             atTop = false
         }
-        let anchor = anchorIndex(in: layout, contentOffset: contentOffset, viewport: viewport, among: survivors)
+        let anchor = anchorIndex(
+            in: layout, contentOffset: contentOffset, viewport: viewport, among: survivors, elements: viewportElements)
         let anchorStart = anchor.flatMap { layout.attributesForItem(at: $0) }.map { axis.start(of: $0.frame) }
 
         switch change {
@@ -133,21 +137,28 @@ public enum ScrollAnchoring {
 
     /// The anchor among `candidates`: the first cell fully inside the viewport, else the first that
     /// intersects it, else the first candidate; `nil` when there are no candidates.
-    /// - Complexity: one `attributesForElements(in:)` query of the viewport rect.
+    /// - Parameter elements: the layout's answer for the viewport rect when the caller has it
+    ///   (the same elements the query would return); `nil` asks the layout.
+    /// - Complexity: one `attributesForElements(in:)` query of the viewport rect (none with `elements`).
     public static func anchorIndex(
-        in layout: any CollectionLayout, contentOffset: Point, viewport: Size, among candidates: Range<Int>
+        in layout: any CollectionLayout, contentOffset: Point, viewport: Size, among candidates: Range<Int>,
+        elements: [LayoutAttributes]? = nil
     ) -> Int? {
         guard !candidates.isEmpty else { return nil }
         let rect = Rect(origin: contentOffset, size: viewport)
         // One pass over the answer, no filtered copies (a page's change ran two filters and two maps).
+        // Fields are read in place: iterating the array copied each element (its category's string
+        // payload retained and released).
         var firstFull: Int?
         var firstAny: Int?
-        for element in layout.attributesForElements(in: rect) {
-            guard case .cell = element.category else { continue }
-            let index = element.indexPath.item
-            guard candidates.contains(index) else { continue }
-            firstAny = min(firstAny ?? index, index)
-            if contains(rect, element.frame) { firstFull = min(firstFull ?? index, index) }
+        (elements ?? layout.attributesForElements(in: rect)).withUnsafeBufferPointer { elements in
+            for position in elements.indices {
+                guard case .cell = elements[position].category else { continue }
+                let index = elements[position].indexPath.item
+                guard candidates.contains(index) else { continue }
+                firstAny = min(firstAny ?? index, index)
+                if contains(rect, elements[position].frame) { firstFull = min(firstFull ?? index, index) }
+            }
         }
         return firstFull ?? firstAny ?? candidates.lowerBound
     }
