@@ -105,8 +105,9 @@ extension ReplayBenchmark {
         /// what its store calls lose to running between frames (``storeInReplayMs``).
         public var simulatorMicrosecondsPerFrame: Double
         /// The same store calls' wall time inside a replay (the fastest of one more replay per round,
-        /// timed call by call, its own wall time no target's figure), ms: more than ``wallMs`` by what running between frames of
-        /// simulation costs them (SQLite's code and pages evicted from the CPU caches meanwhile).
+        /// timed call by call, its own wall time no target's figure), ms: more than ``wallMs`` by
+        /// what running between frames of simulation costs them (SQLite's code and pages evicted
+        /// from the CPU caches meanwhile).
         public var storeInReplayMs: Double
         /// That replay's wall time less its store calls, per frame, µs: the simulator's own work alone.
         public var simulatorAloneMicrosecondsPerFrame: Double
