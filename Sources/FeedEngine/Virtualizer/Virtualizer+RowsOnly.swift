@@ -112,18 +112,12 @@ extension Virtualizer {
         }
         lastItemsStorage = itemsStorage
         if visibleChanged { visibleGeneration &+= 1 }
-        lastContentOffset = contentOffset
         // A prefetch run kept by a full update points into the list being replaced (see `update`).
         if !sameItems { materializePrefetchItems() }
         self.items = items
-        self.direction = direction
-        counters.updates += 1
-
-        let result = VirtualizerUpdate(
-            cellsCreated: 0, cellsReused: 0, cellsRecycled: 0, cellsDiscarded: 0, enteredItemIDs: [], leftItemIDs: [],
-            rowFetches: rowChange.fetches, cancelledFetchIDs: rowChange.cancelled,
-            direction: direction, visibleRect: visibleRect, prefetchRect: prefetchRect, preloadRect: preloadRect,
-            liveCellCount: 0)
-        return result
+        // No cells here: the live-cell count and its maximum stay 0.
+        return finishUpdate(
+            contentOffset: contentOffset, direction: direction, rects: (visibleRect, prefetchRect, preloadRect),
+            cells: CellChange(), rows: rowChange)
     }
 }

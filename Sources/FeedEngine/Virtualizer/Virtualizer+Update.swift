@@ -45,11 +45,17 @@ extension Virtualizer {
         let recomputeVisible = !cacheHit || !sameItems || !visibleWindow.contains(visibleRect, axis: axis)
         let recomputePrefetch = !cacheHit || !sameItems || !prefetchWindow.contains(prefetchRect, axis: axis)
         let recomputePreload = !cacheHit || !sameItems || !preloadWindow.contains(preloadRect, axis: axis)
-        // No element can have entered or left any range: the general path would change nothing.
+        // No element can have entered or left any range: the general path would find the same
+        // index lists, no changed range and no cell or row change, and only record the offset and
+        // direction. This records them without its
+        // bookkeeping (the lists' comparisons, the swaps, the visible-generation scans, the item
+        // list's reassignment). Most frames of a scroll are such frames: the update went 48.2M →
+        // 46.8M instructions in the 60-s flinger replay on 1M photos (grid, --max-loaded 600;
+        // callgrind, inclusive).
         if !recomputeVisible && !recomputePrefetch && !recomputePreload {
-            return unchangedUpdate(
-                contentOffset: contentOffset, direction: direction, visibleRect: visibleRect,
-                prefetchRect: prefetchRect, preloadRect: preloadRect)
+            return finishUpdate(
+                contentOffset: contentOffset, direction: direction, rects: (visibleRect, prefetchRect, preloadRect),
+                cells: CellChange(), rows: RowChange())
         }
 
         // First pass, no hashing: the layout indices in each range in layout order, and what is
@@ -180,45 +186,31 @@ extension Virtualizer {
         {
             visibleGeneration &+= 1
         }
-        lastContentOffset = contentOffset
         // A prefetch run kept from an earlier update points into the list being replaced (a run
         // set by this update needs the same items, so it is kept).
         if !sameItems { materializePrefetchItems() }
         self.items = items
-        self.direction = direction
-        maxLiveCells = max(maxLiveCells, cellOfItem.count)
-        counters.updates += 1
-
-        let result = VirtualizerUpdate(
-            cellsCreated: cellChange.created, cellsReused: cellChange.reused,
-            cellsRecycled: cellChange.recycled, cellsDiscarded: cellChange.discarded,
-            enteredItemIDs: cellChange.entered, leftItemIDs: cellChange.left,
-            rowFetches: rowChange.fetches, cancelledFetchIDs: rowChange.cancelled,
-            direction: direction, visibleRect: visibleRect, prefetchRect: prefetchRect, preloadRect: preloadRect,
-            liveCellCount: cellOfItem.count)
-        return result
+        return finishUpdate(
+            contentOffset: contentOffset, direction: direction, rects: (visibleRect, prefetchRect, preloadRect),
+            cells: cellChange, rows: rowChange)
     }
 
-    /// The tail of ``update(contentOffset:viewport:items:scrollVelocity:)`` for a frame where no
-    /// range's membership can have changed: the same items (storage and count), the kept layout
-    /// answer, and the three rects inside their windows. The general path then finds the same
-    /// index lists, no changed range and no cell or row change, and only records the offset and
-    /// direction; this does that without its bookkeeping (the lists' comparisons, the swaps, the
-    /// visible-generation scans, the item list's reassignment). Most frames of a scroll are such
-    /// frames: the update went 48.2M → 46.8M instructions in the 60-s flinger replay on 1M photos
-    /// (grid, --max-loaded 600; callgrind, inclusive).
-    private func unchangedUpdate(
-        contentOffset: Point, direction: Direction, visibleRect: Rect, prefetchRect: Rect, preloadRect: Rect
+    /// What every update ends with: records the offset and direction, the most live cells and the
+    /// update count, and returns the result for `cells` and `rows`.
+    func finishUpdate(
+        contentOffset: Point, direction: Direction, rects: (visible: Rect, prefetch: Rect, preload: Rect),
+        cells: CellChange, rows: RowChange
     ) -> VirtualizerUpdate {
         lastContentOffset = contentOffset
         self.direction = direction
-        let liveCells = cellOfItem.count
-        maxLiveCells = max(maxLiveCells, liveCells)
+        maxLiveCells = max(maxLiveCells, cellOfItem.count)
         counters.updates += 1
         return VirtualizerUpdate(
-            cellsCreated: 0, cellsReused: 0, cellsRecycled: 0, cellsDiscarded: 0, enteredItemIDs: [], leftItemIDs: [],
-            rowFetches: [], cancelledFetchIDs: [], direction: direction, visibleRect: visibleRect,
-            prefetchRect: prefetchRect, preloadRect: preloadRect, liveCellCount: liveCells)
+            cellsCreated: cells.created, cellsReused: cells.reused, cellsRecycled: cells.recycled,
+            cellsDiscarded: cells.discarded, enteredItemIDs: cells.entered, leftItemIDs: cells.left,
+            rowFetches: rows.fetches, cancelledFetchIDs: rows.cancelled, direction: direction,
+            visibleRect: rects.visible, prefetchRect: rects.prefetch, preloadRect: rects.preload,
+            liveCellCount: cellOfItem.count)
     }
 
     struct CellChange {

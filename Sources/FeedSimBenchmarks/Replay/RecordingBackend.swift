@@ -59,16 +59,9 @@ public final class RecordingBackend: ReplayBackend {
     @inline(__always)
     private func timed<T>(_ body: () throws -> T) rethrows -> T {
         guard timesCalls else { return try body() }
-        let start = Self.monotonicNanoseconds()
-        defer { callNanoseconds &+= Self.monotonicNanoseconds() &- start }
+        let start = MonotonicClock.now()
+        defer { callNanoseconds &+= MonotonicClock.since(start) }
         return try body()
-    }
-
-    /// `CLOCK_MONOTONIC` in nanoseconds.
-    private static func monotonicNanoseconds() -> UInt64 {
-        var time = timespec()
-        guard clock_gettime(CLOCK_MONOTONIC, &time) == 0 else { return 0 }
-        return UInt64(time.tv_sec) &* 1_000_000_000 &+ UInt64(time.tv_nsec)
     }
 
     public func page(_ request: FeedController.FetchRequest) throws -> Page {
